@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+//
+// PlaneKit: plane detection, hit testing and object placement for point clouds and depth frames.
+//
+// The targets read as the pipeline, and imports only point down it:
+//   geometry → input → detection → (hit testing → tracking/placement) → CLI
+// PCL is reached through one C++ bridge target with a C interface (PCLBridge); it finds PCL
+// through pkg-config system-library targets, with no unsafe flags, so other packages can depend
+// on this one.
+import PackageDescription
+
+let package = Package(
+    name: "PlaneKit",
+    products: [
+        .library(name: "PlaneKitGeometry", targets: ["PlaneKitGeometry"]),
+        .library(name: "PlaneKit", targets: ["PlaneKit"]),
+        .executable(name: "planekit", targets: ["planekit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+    ],
+    targets: [
+        // MARK: System libraries, found with pkg-config.
+        .systemLibrary(
+            name: "CPCLIO", path: "Sources/System/CPCLIO", pkgConfig: "pcl_io",
+            providers: [.apt(["libpcl-dev"])]),
+        .systemLibrary(
+            name: "CPCLSegmentation", path: "Sources/System/CPCLSegmentation", pkgConfig: "pcl_segmentation",
+            providers: [.apt(["libpcl-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // MARK: The pipeline.
+        .target(name: "PlaneKitGeometry"),
+        .target(
+            name: "PCLBridge", dependencies: ["CPCLIO", "CPCLSegmentation"],
+            cxxSettings: [.define("NDEBUG")]),
+        .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "PCLBridge", "CZlib"]),
+        .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
+        .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridge"]),
+        .target(
+            name: "PlaneKit",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection"]),
+        .executableTarget(
+            name: "planekit",
+            dependencies: ["PlaneKit", "PCLBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
+        .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),
+        .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
+        .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitDetectionTests",
+            dependencies: ["PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,24 @@
+#ifndef PLANEKIT_PK_COMMON_H
+#define PLANEKIT_PK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The outcome of a bridge call: `ok` is 1 on success; otherwise `message` says what failed.
+typedef struct pk_status {
+    int32_t ok;
+    char message[512];
+} pk_status;
+
+/// The version of the PCL the bridge was compiled against, as "major.minor.patch".
+const char *pk_pcl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
