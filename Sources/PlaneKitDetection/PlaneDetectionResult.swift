@@ -1,0 +1,21 @@
+/// What a detector found in one cloud: the planes and, for an organized cloud, which plane each
+/// pixel belongs to.
+public struct PlaneDetectionResult: Sendable {
+    /// The planes, largest first; `planes[k - 1].label == k`.
+    public var planes: [DetectedPlane]
+    /// One label per point, row-major for an organized cloud: 0 = no plane, k = `planes[k - 1]`.
+    public var labels: ContiguousArray<UInt16>
+    /// Points per row of the cloud the labels belong to.
+    public var width: Int
+    /// Rows of the cloud the labels belong to (1 for an unorganized cloud).
+    public var height: Int
+
+    /// A result from its parts; `labels` must have `width × height` entries.
+    public init(planes: [DetectedPlane], labels: ContiguousArray<UInt16>, width: Int, height: Int) {
+        precondition(labels.count == width * height, "labels must cover every point")
+        self.planes = planes
+        self.labels = labels
+        self.width = width
+        self.height = height
+    }
+}
