@@ -1,0 +1,205 @@
+import PlaneKitGeometry
+
+/// Float sums of a point set taken relative to a reference point near the points.
+///
+/// Subtracting a nearby point first keeps the numbers small (centimetres to decimetres inside a
+/// grid cell), so `Float` sums of a few hundred points keep about seven significant digits of the
+/// covariance, far below sensor noise, while the hot loop stays in single precision.
+struct ShiftedSums {
+    /// The point subtracted from every added point.
+    var reference: SIMD3<Float>
+    /// How many points were added.
+    var count: Int32 = 0
+    /// Σd, with d = p − reference.
+    var sum: SIMD3<Float> = .zero
+    /// Σdx², Σdy², Σdz².
+    var squares: SIMD3<Float> = .zero
+    /// Σdx·dy, Σdx·dz, Σdy·dz.
+    var cross: SIMD3<Float> = .zero
+
+    init(reference: SIMD3<Float>) {
+        self.reference = reference
+    }
+
+    @inline(__always) mutating func add(_ p: SIMD3<Float>) {
+        let d = p - reference
+        count &+= 1
+        sum += d
+        squares += d * d
+        cross += SIMD3(d.x, d.x, d.y) * SIMD3(d.y, d.z, d.z)
+    }
+
+    /// The sums of the points in `self` but not in `other` (same reference).
+    @inline(__always) func subtracting(_ other: ShiftedSums) -> ShiftedSums {
+        var result = self
+        result.count &-= other.count
+        result.sum -= other.sum
+        result.squares -= other.squares
+        result.cross -= other.cross
+        return result
+    }
+
+    /// The same points' absolute moments, in `Double`.
+    var moments: PointMoments {
+        var m = PointMoments()
+        guard count > 0 else { return m }
+        let n = Double(count)
+        let r = SIMD3<Double>(reference), s = SIMD3<Double>(sum)
+        m.count = Int(count)
+        m.sum = s + n * r
+        // Σ(r + d)(r + d)ᵀ = Σddᵀ + r Σdᵀ + Σd rᵀ + n r rᵀ, entry by entry.
+        m.sumSquares = SIMD3<Double>(squares) + 2 * r * s + n * r * r
+        let rs = SIMD3(r.x, r.x, r.y), ss = SIMD3(s.y, s.z, s.z)
+        let sr = SIMD3(s.x, s.x, s.y), rr = SIMD3(r.y, r.z, r.z)
+        m.sumCross = SIMD3<Double>(cross) + rs * ss + sr * rr + n * rs * rr
+        return m
+    }
+}
+
+/// One grid cell of an organized cloud: its points' sums and the plane they fit, if any.
+struct Cell {
+    /// The cell's pixel rectangle: columns `x0..<x1`, rows `y0..<y1`.
+    var x0: Int32, x1: Int32, y0: Int32, y1: Int32
+    /// Sums of the cell's valid points (relative to the first valid one).
+    var sums: ShiftedSums
+    /// The same, absolute and in `Double`, for merging into regions.
+    var moments = PointMoments()
+    /// The scatter depth noise alone adds to the cell's points.
+    var noise = NoiseScatter()
+    /// `true` when the cell passed the planarity test.
+    var isPlanar = false
+    /// The cell's plane normal, facing the sensor (planar cells only).
+    var normal: SIMD3<Float> = .zero
+    /// The mean of the valid points.
+    var centroid: SIMD3<Float> = .zero
+    /// Mean squared distance of the points from the cell's plane (m²).
+    var meanSquaredError: Float = .infinity
+    /// The depth noise σ at the centroid (m).
+    var sigma: Float = 0
+    /// Estimated standard deviation of the normal's direction (rad).
+    var normalSigma: Float = .infinity
+    /// The normal-histogram bin (planar cells only).
+    var bin: Int32 = -1
+}
+
+/// The grid of cells over an organized cloud, built in one pass over the points.
+struct CellGrid {
+    let columns: Int
+    let rows: Int
+    let cellSize: Int
+    var cells: ContiguousArray<Cell>
+
+    /// A point is valid when it is finite and in front of the sensor. `p·0` is NaN for an
+    /// infinite or NaN coordinate, so one comparison checks all three.
+    @inline(__always) static func isValid(_ p: SIMD3<Float>) -> Bool {
+        p.z > 0 && (p.x * 0 + p.y * 0 + p.z * 0) == 0
+    }
+
+    /// Accumulates every cell and runs the planarity test.
+    init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+         configuration c: OrganizedPlaneDetector.Configuration) {
+        cellSize = c.cellSize
+        columns = (width + cellSize - 1) / cellSize
+        rows = (height + cellSize - 1) / cellSize
+        cells = ContiguousArray()
+        cells.reserveCapacity(columns * rows)
+        for cy in 0..<rows {
+            for cx in 0..<columns {
+                cells.append(CellGrid.accumulate(points: points, width: width, height: height,
+                                                 x0: cx * cellSize, y0: cy * cellSize, configuration: c))
+            }
+        }
+    }
+
+    /// Sums one cell's points, checks its middle row and column for depth jumps, and fits
+    /// and tests its plane.
+    @inline(__always)
+    static func accumulate(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                           x0: Int, y0: Int, configuration c: OrganizedPlaneDetector.Configuration) -> Cell {
+        let x1 = min(x0 + c.cellSize, width), y1 = min(y0 + c.cellSize, height)
+        var cell = Cell(x0: Int32(x0), x1: Int32(x1), y0: Int32(y0), y1: Int32(y1),
+                        sums: ShiftedSums(reference: .zero))
+        // The first valid point is the reference; usually the very first pixel.
+        var reference: SIMD3<Float>? = nil
+        search: for v in y0..<y1 {
+            for u in x0..<x1 where isValid(points[v * width + u]) {
+                reference = points[v * width + u]
+                break search
+            }
+        }
+        guard let reference else { return cell }
+        var sums = ShiftedSums(reference: reference)
+        for v in y0..<y1 {
+            let row = v * width
+            for u in x0..<x1 {
+                let p = points[row + u]
+                if isValid(p) { sums.add(p) }
+            }
+        }
+        cell.sums = sums
+        let pixelCount = (x1 - x0) * (y1 - y0)
+        guard Float(sums.count) >= c.minimumValidFraction * Float(pixelCount), sums.count >= 3 else { return cell }
+        cell.moments = sums.moments
+        let n = Float(sums.count)
+        let centroid = reference + sums.sum / n
+        cell.centroid = centroid
+        let sigma = c.noise.sigma(atDepth: centroid.z)
+        cell.sigma = sigma
+
+        // Depth discontinuities along the middle row and column (after CAPE): a jump between
+        // neighbouring valid pixels much larger than both the noise and the line's typical
+        // step (which includes the slope of an oblique surface) means two surfaces meet here.
+        let midRow = (y0 + y1) / 2, midColumn = (x0 + x1) / 2
+        let jumpLimit = c.discontinuityFactor * 1.4142135 * sigma
+        if hasDiscontinuity(points: points, start: midRow * width + x0, stride: 1, count: x1 - x0, limit: jumpLimit)
+            || hasDiscontinuity(points: points, start: y0 * width + midColumn, stride: width, count: y1 - y0, limit: jumpLimit) {
+            return cell
+        }
+
+        cell.noise = NoiseScatter(count: Int(sums.count), centroid: centroid, sigma: sigma)
+        guard let fit = FastPlaneFit(cell.moments, noise: cell.noise) else { return cell }
+        let mse = Float(fit.meanSquaredError)
+        cell.meanSquaredError = mse
+        let limit = c.cellRMSFactor * sigma
+        guard mse <= limit * limit else { return cell }
+        // The tilt uncertainty of a least-squares normal: σ / (√n · in-plane spread). A sliver of
+        // points (a cell mostly in a hole) has a tiny in-plane spread and an unreliable normal.
+        let spread = Float(fit.middleEigenvalue).squareRoot()
+        let normalSigma = sigma / (n.squareRoot() * max(spread, 1e-9))
+        guard normalSigma <= c.maximumCellNormalSigma else { return cell }
+        var normal = SIMD3<Float>(fit.normal)
+        if dot(normal, centroid) > 0 { normal = -normal }   // face the sensor at the origin
+        cell.normal = normal
+        cell.normalSigma = normalSigma
+        cell.isPlanar = true
+        return cell
+    }
+
+    /// `true` when a line of pixels has a depth jump above `limit` plus twice its typical step.
+    @inline(__always)
+    static func hasDiscontinuity(points: UnsafeBufferPointer<SIMD3<Float>>, start: Int, stride: Int, count: Int,
+                                 limit: Float) -> Bool {
+        var previous: Float = 0, havePrevious = false
+        var largest: Float = 0, total: Float = 0, steps = 0
+        var index = start
+        for _ in 0..<count {
+            let p = points[index]
+            index += stride
+            guard isValid(p) else { continue }
+            if havePrevious {
+                let step = abs(p.z - previous)
+                total += step
+                steps += 1
+                largest = max(largest, step)
+            }
+            previous = p.z
+            havePrevious = true
+        }
+        guard steps >= 2 else { return false }
+        let typical = (total - largest) / Float(steps - 1)
+        return largest > limit + 2 * typical
+    }
+
+    /// The index of the cell at column `cx`, row `cy`.
+    @inline(__always) func index(_ cx: Int, _ cy: Int) -> Int { cy * columns + cx }
+}
