@@ -62,6 +62,9 @@ public struct OrganizedPlaneDetector: Sendable {
         /// At most this many points of each plane are handed to ``PlaneDescriber`` (a regular
         /// pixel-grid subsample); its count and fit still use every point.
         public var maximumDescribedPoints: Int = 2500
+        /// The most cells along either side of the grid ``PlaneDescriber`` traces outlines on
+        /// (100 keeps outlines within about 1% of a plane's size and the tracing cheap).
+        public var outlineGridSide: Int = 100
         /// How planes are classified.
         public var classifier = PlaneClassifier()
 
@@ -86,6 +89,7 @@ public struct OrganizedPlaneDetector: Sendable {
             }
             try check(up.isFinite && up.length > 1e-6, "the up direction must be a finite non-zero vector")
             try check(maximumDescribedPoints >= 16, "at least 16 points must be described")
+            try check(outlineGridSide >= 8 && outlineGridSide <= 4096, "the outline grid side must be 8…4096 cells")
             var copy = self
             copy.up = normalize(up)
             return copy
@@ -122,11 +126,14 @@ public struct OrganizedPlaneDetector: Sendable {
 
     private func detect(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
                         intrinsics: PinholeIntrinsics?, configuration c: Configuration) -> PlaneDetectionResult {
-        var grid = CellGrid(points: points, width: width, height: height, configuration: c)
-        let growing = RegionGrowing(grid: &grid, configuration: c)
-        let refinement = PixelRefinement(points: points, width: width, height: height, grid: grid,
-                                         growing: growing, configuration: c)
-        var labels = refinement.labels
+        // The label image first holds the validity flags of the cell pass, then the labels.
+        var labels = ContiguousArray<UInt16>(repeating: 0, count: width * height)
+        let refinement = labels.withUnsafeMutableBufferPointer { out in
+            var grid = CellGrid(points: points, width: width, height: height, configuration: c, validity: out)
+            let growing = RegionGrowing(grid: &grid, configuration: c)
+            return PixelRefinement(points: points, width: width, height: height, grid: grid,
+                                   growing: growing, configuration: c, labels: out)
+        }
 
         // Final fits on the labelled pixels; small planes are dropped, the rest sorted by size.
         struct Final { var region: Int; var fit: FastPlaneFit; var count: Int }
@@ -191,7 +198,8 @@ public struct OrganizedPlaneDetector: Sendable {
             if let area, final.count > 0 {
                 cellSize = max(cellSize, 2 * Float(stride) * (area / Float(final.count)).squareRoot())
             }
-            let describer = PlaneDescriber(up: c.up, alignmentTolerance: c.alignmentTolerance, minimumCellSize: cellSize)
+            let describer = PlaneDescriber(up: c.up, alignmentTolerance: c.alignmentTolerance, minimumCellSize: cellSize,
+                                           maximumGridSide: c.outlineGridSide)
             guard var described = describer.describe(label: Int(label), plane: plane, points: samples,
                                                      pointCount: final.count) else { continue }
             described.centroid = SIMD3<Float>(final.fit.centroid)

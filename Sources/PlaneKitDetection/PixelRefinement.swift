@@ -1,12 +1,11 @@
 import PlaneKitGeometry
 
-/// Per-pixel labelling after region growing: every valid pixel of a region's cells, and of the
-/// cells around it, goes to the plane it lies within a depth-dependent distance of, so labels
-/// follow the true boundary rather than the cell grid. The regions' moments are rebuilt from
-/// exactly the labelled pixels for the final fit.
+/// Per-pixel labelling after region growing. Cells inside a region (all four neighbours in the
+/// same region) go to it whole. Every valid pixel of a region's border cells, and of the cells
+/// around a region, goes to the plane it lies within a depth-dependent distance of (the nearest
+/// if several), so labels follow the true boundary rather than the cell grid. The regions'
+/// moments are rebuilt from exactly the labelled pixels for the final fit.
 struct PixelRefinement {
-    /// One label per pixel: 0 = none, r + 1 = region r.
-    var labels: ContiguousArray<UInt16>
     /// The moments of each region's labelled pixels.
     var moments: [PointMoments]
     /// The scatter depth noise adds to them.
@@ -18,24 +17,29 @@ struct PixelRefinement {
     /// At most this many planes can be told apart by a ``PixelRefinement`` (UInt16 labels).
     static let maximumRegions = Int(UInt16.max) - 1
 
+    /// Labels the pixels. `out` holds the validity flags ``CellGrid`` wrote (0xFFFF = valid
+    /// depth, 0 = hole) and receives the labels: 0 = none, r + 1 = region r.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, grid: CellGrid,
-         growing: RegionGrowing, configuration c: OrganizedPlaneDetector.Configuration) {
+         growing: RegionGrowing, configuration c: OrganizedPlaneDetector.Configuration,
+         labels out: UnsafeMutableBufferPointer<UInt16>) {
         let regionCount = min(growing.regions.count, PixelRefinement.maximumRegions)
-        var labels = ContiguousArray<UInt16>(repeating: 0, count: width * height)
         var moments = [PointMoments](repeating: PointMoments(), count: regionCount)
         var noiseScatter = [NoiseScatter](repeating: NoiseScatter(), count: regionCount)
         var minimum = [SIMD2<Int32>](repeating: SIMD2(Int32.max, Int32.max), count: regionCount)
         var maximum = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: regionCount)
         let planes = growing.regions.prefix(regionCount).map { SIMD4($0.plane.normal, $0.plane.offset) }
         let noise = c.noise
-        let factor = c.pixelDistanceFactor
+        // The pixel threshold factor·σ(z) = a + b·(z − z0)², unpacked for the hot loops.
+        let a = c.pixelDistanceFactor * noise.constant, b = c.pixelDistanceFactor * noise.quadratic
+        let z0 = noise.referenceDepth
+        let stride = MemoryLayout<SIMD3<Float>>.stride
+        let base = UnsafeRawPointer(points.baseAddress!)
 
-        labels.withUnsafeMutableBufferPointer { out in
+        do {
             for cy in 0..<grid.rows {
                 for cx in 0..<grid.columns {
                     let i = grid.index(cx, cy)
                     let cell = grid.cells[i]
-                    guard cell.sums.count > 0 else { continue }
                     let own = Int(growing.cellRegion[i])
                     // Regions of this cell and its 8 neighbours, without repeats.
                     var candidates = InlineArray<9, Int32>(repeating: -1)
@@ -56,37 +60,26 @@ struct PixelRefinement {
                             }
                         }
                     }
-                    guard candidateCount > 0 else { continue }
                     let x0 = Int(cell.x0), x1 = Int(cell.x1), y0 = Int(cell.y0), y1 = Int(cell.y1)
+                    guard candidateCount > 0, cell.sums.count > 0 else {
+                        for v in y0..<y1 { for u in x0..<x1 { out[v * width + u] = 0 } }
+                        continue
+                    }
 
                     if interior {
-                        // Inside a region: keep the cell's sums and take out the few pixels that
-                        // are off the plane (an object lying on a table, a dropout's junk depth).
-                        let plane = planes[own]
-                        let normal = SIMD3(plane.x, plane.y, plane.z), offset = plane.w
+                        // Inside a region (after CAPE): the cell passed the planarity test and
+                        // agrees with its neighbours, so all its valid pixels are the plane's and
+                        // its sums go to the region whole. Without holes no point is read again.
+                        // The validity flags AND the label: valid pixels get it, holes stay 0.
                         let label = UInt16(own + 1)
-                        var rejected = ShiftedSums(reference: cell.sums.reference)
                         for v in y0..<y1 {
                             let row = v * width
-                            for u in x0..<x1 {
-                                let p = points[row + u]
-                                guard CellGrid.isValid(p) else { continue }
-                                let distance = dot(normal, p) + offset
-                                let limit = factor * noise.sigma(atDepth: p.z)
-                                if distance * distance <= limit * limit {
-                                    out[row + u] = label
-                                } else {
-                                    rejected.add(p)
-                                }
-                            }
+                            for u in x0..<x1 { out[row + u] &= label }
                         }
-                        let kept = cell.sums.subtracting(rejected)
-                        if kept.count > 0 {
-                            moments[own].merge(kept.moments)
-                            noiseScatter[own] += NoiseScatter(count: Int(kept.count), centroid: cell.centroid, sigma: cell.sigma)
-                            minimum[own] = pointwiseMin(minimum[own], SIMD2(Int32(x0), Int32(y0)))
-                            maximum[own] = pointwiseMax(maximum[own], SIMD2(Int32(x1 - 1), Int32(y1 - 1)))
-                        }
+                        moments[own].merge(cell.moments)
+                        noiseScatter[own] += cell.noise
+                        minimum[own] = pointwiseMin(minimum[own], SIMD2(Int32(x0), Int32(y0)))
+                        maximum[own] = pointwiseMax(maximum[own], SIMD2(Int32(x1 - 1), Int32(y1 - 1)))
                         continue
                     }
 
@@ -96,19 +89,28 @@ struct PixelRefinement {
                     for k in 0..<candidateCount { candidatePlanes[k] = planes[Int(candidates[k])] }
                     for v in y0..<y1 {
                         let row = v * width
+                        var offsetBytes = (row + x0) * stride
                         for u in x0..<x1 {
-                            let p = points[row + u]
-                            guard CellGrid.isValid(p) else { continue }
-                            let limit = factor * noise.sigma(atDepth: p.z)
+                            let flagged = out[row + u] != 0
+                            out[row + u] = 0
+                            guard flagged else {
+                                offsetBytes += stride
+                                continue
+                            }
+                            var p4 = base.load(fromByteOffset: offsetBytes, as: SIMD4<Float>.self)
+                            offsetBytes += stride
+                            guard p4.z > 0 && p4.z < .infinity else { continue }
+                            p4.w = 1
+                            let dz = p4.z - z0
+                            let limit = a + b * dz * dz
                             var best = -1, bestDistance = limit * limit
-                            let p4 = SIMD4(p, 1)
                             for k in 0..<candidateCount {
                                 let d = (candidatePlanes[k] * p4).sum()
                                 if d * d <= bestDistance { (best, bestDistance) = (k, d * d) }
                             }
                             if best >= 0 {
                                 out[row + u] = UInt16(candidates[best] + 1)
-                                sums[best].add(p)
+                                sums[best].add(SIMD3(p4.x, p4.y, p4.z))
                             }
                         }
                     }
@@ -124,7 +126,6 @@ struct PixelRefinement {
                 }
             }
         }
-        self.labels = labels
         self.moments = moments
         self.noise = noiseScatter
         self.minimum = minimum
