@@ -170,7 +170,7 @@ struct RegionGrowing {
     /// grazing angle (a table top far away) is also one cell tall, but across its edges lie depth
     /// jumps, non-planar cells or other planes far off its plane, not a surface that bends away.
     /// (A planar cell turned away but still on the plane's edge would have joined the region
-    /// had the surface been flat.)
+    /// had the surface been flat.) A strip facing the sensor (within 60°) is rejected outright.
     static func isStripOnCurvedSurface(_ cells: [Int], region: CellRegion, grid: CellGrid,
                                        regionOf: ContiguousArray<Int32>, stamp: [Int32], attempt: Int32) -> Bool {
         guard let first = cells.first else { return false }
@@ -178,6 +178,12 @@ struct RegionGrowing {
         let isRow = cells.allSatisfy { $0 / grid.columns == y }
         let isColumn = cells.allSatisfy { $0 % grid.columns == x }
         guard isRow || isColumn else { return false }
+        // A plane that is a strip in the image only because it is seen at a grazing angle (a
+        // far table top) is kept; a strip facing the sensor is a physically narrow surface
+        // (a pole, a chair leg, a slice of a cylinder), which PlaneKit does not report.
+        if let direction = region.centroid.normalized, abs(dot(direction, region.plane.normal)) >= 0.5 {
+            return true
+        }
         // A neighbouring planar cell continues the surface when it is turned less than 60° and
         // lies beside the strip rather than above or below it: the step from the strip cell's
         // centroid to its centroid rises at most 35° out of the region's plane (a surface
@@ -226,6 +232,80 @@ struct RegionGrowing {
         return union.isFlat(factor: c.regionRMSFactor)
     }
 
+    /// Merges coplanar regions that are not adjacent but separated only by something in front
+    /// of their plane (a pole in front of a wall, a chair on the floor) or by holes: one physical
+    /// surface, one plane. Regions with their plane's surroundings visible between them (two
+    /// tables at one height with the floor between) stay apart. The test walks the cell grid
+    /// along the line between the regions' nearest cells.
+    mutating func mergeAcrossOcclusions(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration,
+                                        parent: inout [Int]) {
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { x = parent[x] }
+            return x
+        }
+        var merged = true
+        while merged {
+            merged = false
+            let roots = regions.indices.filter { find($0) == $0 }
+            guard roots.count > 1 else { return }
+            // Each root's cells, for the nearest-pair search.
+            var cellsOf = [Int: [Int]]()
+            for i in cellRegion.indices where cellRegion[i] >= 0 { cellsOf[find(Int(cellRegion[i])), default: []].append(i) }
+            outer: for (ia, a) in roots.enumerated() {
+                for b in roots[(ia + 1)...] where find(a) == a && find(b) == b {
+                    guard RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c),
+                          RegionGrowing.areCoplanar(regions[b], regions[a], configuration: c),
+                          let cellsA = cellsOf[a], let cellsB = cellsOf[b] else { continue }
+                    // The nearest pair of cells (by grid distance).
+                    var best = (0, 0, Int.max)
+                    for i in cellsA {
+                        for j in cellsB {
+                            let dx = i % grid.columns - j % grid.columns, dy = i / grid.columns - j / grid.columns
+                            let d = dx * dx + dy * dy
+                            if d < best.2 { best = (i, j, d) }
+                        }
+                    }
+                    guard isOccludedGap(from: best.0, to: best.1, plane: regions[a].plane, regionA: a, regionB: b,
+                                        grid: grid, configuration: c, find: find) else { continue }
+                    regions[a].moments.merge(regions[b].moments)
+                    regions[a].noise += regions[b].noise
+                    regions[a].expectedSquaredNoise += regions[b].expectedSquaredNoise
+                    regions[a].cellCount += regions[b].cellCount
+                    _ = regions[a].refit()
+                    parent[b] = a
+                    merged = true
+                    break outer
+                }
+            }
+        }
+    }
+
+    /// `true` when every cell strictly between grid cells `i` and `j` is a hole, belongs to one
+    /// of the two regions, or lies in front of `plane` (or on it).
+    func isOccludedGap(from i: Int, to j: Int, plane: Plane, regionA: Int, regionB: Int, grid: CellGrid,
+                       configuration c: OrganizedPlaneDetector.Configuration, find: (Int) -> Int) -> Bool {
+        let (x0, y0) = (i % grid.columns, i / grid.columns), (x1, y1) = (j % grid.columns, j / grid.columns)
+        let steps = max(abs(x1 - x0), abs(y1 - y0))
+        guard steps > 1 else { return true }
+        for k in 1..<steps {
+            let x = x0 + Int((Float(k * (x1 - x0)) / Float(steps)).rounded())
+            let y = y0 + Int((Float(k * (y1 - y0)) / Float(steps)).rounded())
+            let index = grid.index(x, y)
+            let r = cellRegion[index]
+            if r >= 0, find(Int(r)) == regionA || find(Int(r)) == regionB { continue }
+            let cell = grid.cells[index]
+            guard cell.sums.count > 0 else { continue }   // a hole
+            // The depth along the cell's ray where it would meet the plane.
+            guard let ray = cell.centroid.normalized else { continue }
+            let denominator = dot(plane.normal, ray)
+            guard abs(denominator) > 1e-4 else { return false }
+            let onPlane = -plane.offset / denominator
+            if cell.centroid.length > onPlane + c.growDistanceFactor * cell.sigma { return false }   // behind: a gap
+        }
+        return true
+    }
+
     /// Merges adjacent regions that are one plane (a region can stop growing at a noisy cell and
     /// a second seed then grows the rest), then renumbers the regions densely.
     mutating func mergeCoplanarNeighbours(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration) {
@@ -269,6 +349,7 @@ struct RegionGrowing {
                 merged = true
             }
         }
+        mergeAcrossOcclusions(grid: grid, configuration: c, parent: &parent)
         // Renumber densely.
         var newIndex = [Int32](repeating: -1, count: regions.count)
         var kept: [CellRegion] = []
