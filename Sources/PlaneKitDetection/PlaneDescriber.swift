@@ -148,9 +148,13 @@ struct OccupancyOutline {
             var size = 0
             while let i = stack.popLast() {
                 size += 1
-                for j in [i - 1, i + 1, i - columns, i + columns] where grid[j] && component[j] == 0 {
-                    component[j] = next
-                    stack.append(j)
+                let neighbours: InlineArray<4, Int> = [i - 1, i + 1, i - columns, i + columns]
+                for k in 0..<4 {
+                    let j = neighbours[k]
+                    if grid[j] && component[j] == 0 {
+                        component[j] = next
+                        stack.append(j)
+                    }
                 }
             }
             if size > bestSize { (best, bestSize) = (next, size) }
