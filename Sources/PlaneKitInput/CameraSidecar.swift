@@ -91,26 +91,29 @@ public struct CameraSidecar: Sendable, Equatable {
                              depthScale: try number("z_multiplication_factor"), path: path)
     }
 
+    /// The JSON sidecar's numbers, each optional so a missing key gets its own message.
+    private struct JSONFields: Decodable {
+        var fx, fy, cx, cy, depthScale: Double?
+    }
+
     static func parseJSON(_ bytes: [UInt8], path: String) throws(InputError) -> CameraSidecar {
-        let object: Any
+        let fields: JSONFields
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            fields = try JSONDecoder().decode(JSONFields.self, from: Data(bytes))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.last?.stringValue ?? "value"
+            throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
         } catch {
-            throw InputError(source: path, problem: "not valid JSON")
+            throw InputError(source: path, problem: "not valid JSON (an object with fx, fy, cx, cy and optional depthScale)")
         }
-        guard let dictionary = object as? [String: Any] else { throw InputError(source: path, problem: "JSON is not an object") }
-        func number(_ key: String) throws(InputError) -> Float? {
-            guard let value = dictionary[key] else { return nil }
-            guard let n = value as? NSNumber, !(value is Bool), n.floatValue.isFinite else {
-                throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
-            }
-            return n.floatValue
+        func required(_ value: Double?, _ key: String) throws(InputError) -> Float {
+            guard let value else { throw InputError(source: path, problem: "missing \"\(key)\"") }
+            guard Float(value).isFinite else { throw InputError(source: path, problem: "\"\(key)\" is not a finite number") }
+            return Float(value)
         }
-        func required(_ key: String) throws(InputError) -> Float {
-            guard let value = try number(key) else { throw InputError(source: path, problem: "missing \"\(key)\"") }
-            return value
-        }
-        return CameraSidecar(fx: try required("fx"), fy: try required("fy"), cx: try required("cx"), cy: try required("cy"),
-                             depthScale: try number("depthScale"), path: path)
+        let scale = try fields.depthScale.map { (value) throws(InputError) in try required(value, "depthScale") }
+        return CameraSidecar(fx: try required(fields.fx, "fx"), fy: try required(fields.fy, "fy"),
+                             cx: try required(fields.cx, "cx"), cy: try required(fields.cy, "cy"),
+                             depthScale: scale, path: path)
     }
 }
