@@ -7,8 +7,7 @@ public enum PCDReader {
     /// The cloud in the PCD file at `path`, keeping the organized layout, NaN holes, `rgb`/`rgba`
     /// colours and the `VIEWPOINT` as ``PointCloud/sensorPose``.
     public static func read(path: String) throws(InputError) -> PointCloud {
-        let (prefix, fileSize) = try FileBytes.readPrefix(path, maximum: PCDHeader.maximumHeaderBytes + 8)
-        let header = try PCDHeader.parse(prefix, fileSize: fileSize, source: path)
+        let header = try readHeader(path: path)
         let count = header.points
         guard count > 0 else {
             return try PointCloud(width: 0, height: 1, points: [], sensorPose: header.sensorPose)
@@ -41,5 +40,17 @@ public enum PCDReader {
         }
         return try PointCloud(width: header.width, height: header.height, points: points,
                               colors: hasColor == 1 ? colors : nil, sensorPose: header.sensorPose)
+    }
+
+    /// The validated header of the PCD file at `path`. Headers are small: the first 64 KiB are
+    /// read, and up to ``PCDHeader/maximumHeaderBytes`` only when those do not hold a valid one.
+    public static func readHeader(path: String) throws(InputError) -> PCDHeader {
+        let (prefix, fileSize) = try FileBytes.readPrefix(path, maximum: 1 << 16)
+        do {
+            return try PCDHeader.parse(prefix, fileSize: fileSize, source: path)
+        } catch where prefix.count < fileSize {
+            let (longer, size) = try FileBytes.readPrefix(path, maximum: PCDHeader.maximumHeaderBytes + 8)
+            return try PCDHeader.parse(longer, fileSize: size, source: path)
+        }
     }
 }
