@@ -9,6 +9,9 @@ struct CameraRectangle {
     let axisV: SIMD3<Float>, vCenter: Float, halfV: Float
     let corners: [SIMD3<Float>]
 
+    /// How far (m) each rectangle is grown for the ray test.
+    static let seamOverlap: Float = 1e-5
+
     init(_ face: TruePlane, cameraFromWorld: Transform) {
         let frame = cameraFromWorld * face.frame
         let c = frame.translation
@@ -16,10 +19,12 @@ struct CameraRectangle {
         normalDotCenter = dot(normal, c)
         axisU = frame.xAxis
         uCenter = dot(axisU, c)
-        halfU = face.halfSize.x
+        // Faces that share an edge (box sides, room corners) overlap by 10 µm so that rounding
+        // cannot open a one-pixel crack between them; the z-buffer settles the overlap.
+        halfU = face.halfSize.x + CameraRectangle.seamOverlap
         axisV = frame.zAxis
         vCenter = dot(axisV, c)
-        halfV = face.halfSize.y
+        halfV = face.halfSize.y + CameraRectangle.seamOverlap
         corners = face.corners.map { cameraFromWorld.apply(toPoint: $0) }
     }
 }

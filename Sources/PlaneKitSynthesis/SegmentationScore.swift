@@ -21,9 +21,9 @@ import Darwin
 ///   lying on non-planar clutter or on no-depth pixels (a false detection).
 /// - recall = correct detections / true planes; precision = correct detections / counted
 ///   detected regions. With nothing to count, each is 1 (nothing was missed, nothing was wrong).
-public struct SegmentationScore: Sendable, Hashable {
+public struct SegmentationScore: Sendable, Hashable, Codable {
     /// A correct detection: a true plane and the detected region that recovers it.
-    public struct Match: Sendable, Hashable {
+    public struct Match: Sendable, Hashable, Codable {
         /// The true plane's label.
         public var trueLabel: UInt16
         /// The detected region's label.

@@ -3,11 +3,14 @@ import PlaneKitInput
 
 /// A true plane as one frame sees it: its world geometry, its plane in camera coordinates and
 /// how many pixels carry its label.
-public struct FramePlane: Sendable, Hashable {
+public struct FramePlane: Sendable, Hashable, Codable {
     /// The face in world coordinates (identifier, kind, plane, rectangle).
     public var truePlane: TruePlane
     /// The plane in the camera frame; its normal faces the camera whenever the face is visible.
     public var cameraPlane: Plane
+    /// Camera-from-face transform: the face's frame (origin at its centre, +Y along its normal,
+    /// its rectangle ``TruePlane/extent`` in local X/Z) in camera coordinates.
+    public var cameraFrame: Transform
     /// Pixels of the frame's label image with this plane's identifier (after sensor holes).
     public var pixelCount: Int
 
@@ -18,11 +21,18 @@ public struct FramePlane: Sendable, Hashable {
     /// The plane in world coordinates.
     public var worldPlane: Plane { truePlane.plane }
 
-    /// Creates a frame plane from its parts.
-    public init(truePlane: TruePlane, cameraPlane: Plane, pixelCount: Int) {
+    /// The face as seen from a camera at `pose` (world-from-camera), with `pixelCount` labelled pixels.
+    public init(truePlane: TruePlane, pose: Transform, pixelCount: Int) {
+        let cameraFromWorld = pose.inverse
         self.truePlane = truePlane
-        self.cameraPlane = cameraPlane
+        cameraPlane = truePlane.plane.transformed(by: cameraFromWorld)
+        cameraFrame = cameraFromWorld * truePlane.frame
         self.pixelCount = pixelCount
+    }
+
+    /// The face's corners in camera coordinates, in the order of ``TruePlane/outline``.
+    public var cameraCorners: [SIMD3<Float>] {
+        truePlane.extent.corners.map { cameraFrame.apply(toPoint: SIMD3($0.x, 0, $0.y)) }
     }
 }
 

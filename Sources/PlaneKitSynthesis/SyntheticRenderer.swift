@@ -85,7 +85,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
         var counts = [Int](repeating: 0, count: scene.planes.count + 1)
         for label in labels { counts[Int(label)] += 1 }
         let planes = scene.planes.map {
-            FramePlane(truePlane: $0, cameraPlane: $0.plane.transformed(by: cameraFromWorld), pixelCount: counts[Int($0.id)])
+            FramePlane(truePlane: $0, pose: pose, pixelCount: counts[Int($0.id)])
         }
         // The sizes match by construction, so this cannot throw.
         let cloud = (try? PointCloud(width: width, height: height, points: points, intrinsics: intrinsics, sensorPose: pose))

@@ -114,6 +114,9 @@ import Testing
         #expect(frame.labels[240 * 640 + 100] == 1)
         let expected = 262 * 262
         #expect(abs(front.pixelCount - expected) <= 2 * 263)
+        // Its corners in camera coordinates are (±0.5, ±0.5, 2).
+        #expect(front.cameraCorners.allSatisfy { abs($0.z - 2) < 1e-5 && abs(abs($0.x) - 0.5) < 1e-5 && abs(abs($0.y) - 0.5) < 1e-5 })
+        #expect(Set(front.cameraCorners.map { SIMD2<Float>($0.x.sign == .plus ? 1 : -1, $0.y.sign == .plus ? 1 : -1) }).count == 4)
         // The cube's other sides are hidden from a camera straight in front.
         #expect(frame.planes.filter { $0.pixelCount > 0 }.count == 2)
     }

@@ -96,6 +96,13 @@ import Testing
         #expect(a.randomCameraPose(seed: 1) != a.randomCameraPose(seed: 2))
     }
 
+    @Test func scenesRoundTripThroughJSON() throws {
+        let room = SyntheticRoom(seed: 8)
+        let data = try JSONEncoder().encode(room.scene)
+        let decoded = try JSONDecoder().decode(SyntheticScene.self, from: data)
+        #expect(decoded == room.scene)
+    }
+
     @Test func emptyOptionsGiveABareRoom() {
         let room = SyntheticRoom(seed: 5, options: .empty)
         #expect(room.planes.count == 6 && room.tables.isEmpty && room.boxes.isEmpty && room.clutter.isEmpty)
