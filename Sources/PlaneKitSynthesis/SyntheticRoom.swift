@@ -130,20 +130,41 @@ public struct SyntheticRoom: Sendable, Hashable {
 
     /// A camera pose drawn from `seed`: a free position 1.0–1.8 m above the floor, looking in a
     /// random horizontal direction and pitched down by 0–40°, without roll.
+    ///
+    /// A view that mostly sees a surface closer than 0.5 m or farther than 4.5 m (the nose
+    /// against a wall, or down a long room) is of little use to a depth sensor, so up to 64
+    /// candidates are drawn and the first whose Kinect-like field of view (58° × 45°) has at
+    /// least 80% of its rays ending 0.5–4.5 m away is kept (else the best one).
     public func randomCameraPose(seed poseSeed: UInt64) -> Transform {
         var random = SeededRandom(seed: SeededRandom.derivedSeed(poseSeed, stream: 2))
-        var eye = SIMD3<Float>(0, 1.4, 0)
-        for _ in 0..<200 {
-            let candidate = SIMD3(random.uniform(-size.x / 2 + 0.3...size.x / 2 - 0.3), random.uniform(1.0...1.8),
-                                  random.uniform(-size.z / 2 + 0.3...size.z / 2 - 0.3))
-            if isFree(candidate, margin: 0.3) {
-                eye = candidate
-                break
+        // The VGA Kinect's field of view at 32×24 rays.
+        let probe = SyntheticRenderer(
+            intrinsics: PinholeIntrinsics(fx: 26.25, fy: 26.25, cx: 15.5, cy: 11.5, width: 32, height: 24)
+                ?? .kinect(width: 32, height: 24),
+            sensor: .ideal)
+        var best = Transform(translation: SIMD3(0, 1.4, 0)), bestScore = -1
+        for _ in 0..<64 {
+            var eye = SIMD3<Float>(0, 1.4, 0)
+            for _ in 0..<200 {
+                let candidate = SIMD3(random.uniform(-size.x / 2 + 0.3...size.x / 2 - 0.3), random.uniform(1.0...1.8),
+                                      random.uniform(-size.z / 2 + 0.3...size.z / 2 - 0.3))
+                if isFree(candidate, margin: 0.3) {
+                    eye = candidate
+                    break
+                }
             }
+            let heading = random.horizontalDirection()
+            let pitch = DeterministicMath.radians(Double(random.uniform(0...40)))
+            let pose = SyntheticRoom.pose(eye: eye, heading: heading, pitchDown: pitch)
+            let view = probe.render(scene, pose: pose, noiseSeed: 0)
+            let score = view.cloud.points.reduce(0) { $0 + ($1.z >= 0.5 && $1.z <= 4.5 ? 1 : 0) }
+            if score > bestScore {
+                best = pose
+                bestScore = score
+            }
+            if score * 5 >= view.cloud.count * 4 { break }
         }
-        let heading = random.horizontalDirection()
-        let pitch = DeterministicMath.radians(Double(random.uniform(0...40)))
-        return SyntheticRoom.pose(eye: eye, heading: heading, pitchDown: pitch)
+        return best
     }
 
     /// The pose at `eye` looking along the horizontal `heading` tilted down by `pitchDown` radians.

@@ -31,6 +31,17 @@ import Testing
         #expect(zip(frame.labels, frame.cloud.points).allSatisfy { $0.0 == 0 || $0.1.isFinite })
     }
 
+    @Test func randomViewsAreMostlyWithinSensorRange() {
+        // Poses are chosen so that the view is not blocked by a near wall nor lost down a long
+        // room: holes are mostly the 1% dropouts and edge losses.
+        for seed in 0..<12 as Range<UInt64> {
+            let frame = SyntheticFrame(seed: seed)
+            let holes = 1 - Double(frame.cloud.finiteCount) / Double(640 * 480)
+            #expect(holes > 0.008 && holes < 0.1, "seed \(seed): \(holes) of the pixels without depth")
+            #expect(frame.visiblePlanes(minimumPixels: 3000).count >= 1)
+        }
+    }
+
     @Test func idealPointsLieOnTheirTrueWorldPlanes() {
         for seed in 1...6 as ClosedRange<UInt64> {
             let frame = SyntheticFrame(seed: seed, sensor: .ideal)
