@@ -77,3 +77,12 @@ public struct PointCloud: Sendable {
         points[v * width + u]
     }
 }
+
+extension PointCloud {
+    /// The up direction (against gravity) in the cloud's own coordinates, when nothing else says:
+    /// from ``sensorPose`` when the cloud has one (world +Y up, as in ARKit), otherwise camera −Y,
+    /// because PCL and OpenCV cameras have +Y pointing down and a level camera is the common case.
+    public var defaultUp: SIMD3<Float> {
+        sensorPose == .identity ? SIMD3(0, -1, 0) : sensorPose.inverse.apply(toDirection: SIMD3(0, 1, 0))
+    }
+}

@@ -63,10 +63,9 @@ public enum DepthImageReader {
         }
         var intrinsics: PinholeIntrinsics?
         if let given = options.intrinsics {
-            guard given.width == raw.width, given.height == raw.height else {
-                throw InputError(source: path, problem: "intrinsics are for \(given.width)×\(given.height), the image is \(raw.width)×\(raw.height)")
-            }
-            intrinsics = given
+            // Focal lengths and principal point come from the caller; the size is the image's.
+            intrinsics = PinholeIntrinsics(fx: given.fx, fy: given.fy, cx: given.cx, cy: given.cy,
+                                           width: raw.width, height: raw.height)
         } else if let sidecar {
             intrinsics = try sidecar.intrinsics(width: raw.width, height: raw.height)
         }

@@ -2,7 +2,8 @@ import PlaneKitGeometry
 
 /// Options for ``PointCloudReader/read(path:options:)``.
 public struct ReadOptions: Sendable, Equatable {
-    /// Intrinsics for depth images, overriding any sidecar file.
+    /// Intrinsics for depth images, overriding any sidecar file. Only the focal lengths and the
+    /// principal point are used; the size is always the image's.
     public var intrinsics: PinholeIntrinsics?
     /// Metres per raw depth unit, overriding any sidecar file.
     public var depthScale: Float?
