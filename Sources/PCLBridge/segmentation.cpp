@@ -1,0 +1,367 @@
+// Plane extraction from unorganized clouds (scans, merged maps, PLY/XYZ files) with PCL.
+//
+// 1. The finite points go into a PCL cloud and a kd-tree.
+// 2. The cloud's density is measured: the median distance to the 10th nearest neighbour over a
+//    sample of points gives the points per square metre of surface, ρ = 10 / (π r₁₀²), and the
+//    mean neighbour spacing s = 1 / √ρ. (The 10th neighbour, not the 1st, because nearest-
+//    neighbour distances of randomly sampled surfaces are about half the spacing and depend on
+//    the sampling pattern; the median, because outliers have far neighbours.)
+// 3. Normals: pcl::NormalEstimation over the kd-tree, with a radius of 4 s by default (about 50
+//    neighbours on a flat surface: enough to average sensor noise, small enough not to round
+//    off corners), or the caller's radius or k.
+// 4. Repeatedly, on the points not yet assigned that have a normal: RANSAC with
+//    SACMODEL_NORMAL_PLANE (point distance blended with normal angle, so points of a crossing
+//    surface do not vote for the plane). The model is then refit by least squares: inliers are
+//    the unassigned points within the distance threshold whose normal agrees within the angular
+//    threshold (or that have no normal), refit, twice. Of those inliers only the largest
+//    connected piece is kept (flood fill over the kd-tree), so coplanar but separate surfaces
+//    become separate planes, and the plane is refit once more on exactly the points it labels.
+//    Extraction stops when RANSAC's best plane has fewer than the minimum points, or at the
+//    maximum number of planes.
+// 5. Planes are sorted largest first and the labels renumbered to match.
+#include "pk_segmentation.h"
+
+#include "plane_support.hpp"
+#include "status.hpp"
+
+#include <pcl/ModelCoefficients.h>
+#include <pcl/PointIndices.h>
+#include <pcl/features/normal_3d.h>
+#include <pcl/point_cloud.h>
+#include <pcl/point_types.h>
+#include <pcl/sample_consensus/method_types.h>
+#include <pcl/sample_consensus/model_types.h>
+#include <pcl/search/kdtree.h>
+#include <pcl/segmentation/sac_segmentation.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using planekit_bridge::PlaneAccumulator;
+using planekit_bridge::PlaneModel;
+using planekit_bridge::StridedPoints;
+
+extern "C" void pk_unorganized_plane_params_default(pk_unorganized_plane_params *params) {
+    if (!params) return;
+    *params = pk_unorganized_plane_params{};
+    // 2 cm: four standard deviations of a good depth sensor's noise at 2–3 m, as in PCL's
+    // planar-segmentation tutorials (1–3 cm).
+    params->distance_threshold = 0.02f;
+    // 20°: estimated normals scatter by a few degrees on noisy surfaces and tilt near edges;
+    // a crossing wall or floor is 90° away.
+    params->angular_threshold = 20.0f * static_cast<float>(M_PI) / 180.0f;
+    params->min_plane_points = 500;
+    params->max_planes = 32;
+    params->normal_radius = 0;        // automatic, from the spacing
+    params->normal_neighbours = 0;
+    // PCL's tutorial value for SACSegmentationFromNormals.
+    params->normal_distance_weight = 0.1f;
+    params->cluster_tolerance = 0;    // automatic: 3 spacings
+    params->max_iterations = 500;
+    params->viewpoint[0] = params->viewpoint[1] = params->viewpoint[2] = 0;
+}
+
+namespace {
+
+using Cloud = pcl::PointCloud<pcl::PointXYZ>;
+using Normals = pcl::PointCloud<pcl::Normal>;
+
+void check_params(const pk_unorganized_plane_params &p) {
+    auto positive = [](float v) { return std::isfinite(v) && v > 0; };
+    if (!positive(p.distance_threshold))
+        throw std::invalid_argument("distance threshold must be positive, not " + std::to_string(p.distance_threshold));
+    if (!positive(p.angular_threshold) || p.angular_threshold > static_cast<float>(M_PI) / 2)
+        throw std::invalid_argument("angular threshold must be in (0, π/2] radians, not " + std::to_string(p.angular_threshold));
+    if (p.min_plane_points < 3)
+        throw std::invalid_argument("minimum plane size must be at least 3 points, not " + std::to_string(p.min_plane_points));
+    if (p.max_planes < 0 || p.max_planes > 65535)
+        throw std::invalid_argument("maximum plane count must be in 0...65535, not " + std::to_string(p.max_planes));
+    if (!std::isfinite(p.normal_radius) || p.normal_radius < 0)
+        throw std::invalid_argument("normal radius must be 0 (automatic) or positive");
+    if (p.normal_neighbours < 0 || p.normal_neighbours == 1 || p.normal_neighbours == 2)
+        throw std::invalid_argument("normal neighbour count must be 0 (automatic) or at least 3");
+    if (!std::isfinite(p.normal_distance_weight) || p.normal_distance_weight < 0 || p.normal_distance_weight > 1)
+        throw std::invalid_argument("normal distance weight must be in 0...1");
+    if (!std::isfinite(p.cluster_tolerance))
+        throw std::invalid_argument("cluster tolerance must be finite");
+    if (p.max_iterations < 1)
+        throw std::invalid_argument("RANSAC needs at least one iteration");
+    for (float v : p.viewpoint)
+        if (!std::isfinite(v)) throw std::invalid_argument("viewpoint must be finite");
+}
+
+/// The mean neighbour spacing s = 1/√ρ of the surface the cloud samples (see the file comment),
+/// or 0 when it cannot be measured (fewer than 11 points, or all coincide).
+double neighbour_spacing(const Cloud &cloud, const pcl::search::KdTree<pcl::PointXYZ> &tree) {
+    constexpr int k = 10;
+    const auto n = static_cast<std::int64_t>(cloud.size());
+    if (n <= k) return 0;
+    const std::int64_t samples = std::min<std::int64_t>(n, 2000);
+    std::vector<float> radii;
+    radii.reserve(static_cast<size_t>(samples));
+    pcl::Indices found;
+    std::vector<float> squared;
+    for (std::int64_t s = 0; s < samples; ++s) {
+        const auto i = static_cast<pcl::index_t>(s * n / samples);
+        // k + 1: the point itself comes back first.
+        if (tree.nearestKSearch(cloud[i], k + 1, found, squared) == k + 1) radii.push_back(std::sqrt(squared[k]));
+    }
+    if (radii.empty()) return 0;
+    auto middle = radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2);
+    std::nth_element(radii.begin(), middle, radii.end());
+    const double r = *middle;
+    // ρ = k / (π r²)  ⇒  s = r √(π / k).
+    return r * std::sqrt(M_PI / k);
+}
+
+struct Extraction {
+    const Cloud &cloud;
+    const Normals &normals;
+    const pcl::search::KdTree<pcl::PointXYZ> &tree;
+    const pk_unorganized_plane_params &params;
+    double cluster_tolerance;   // ≤ 0: no connectivity check
+    Eigen::Vector3d viewpoint;
+
+    /// Per cloud point: 0 = unassigned, k = plane k (1-based, in order of extraction).
+    std::vector<std::int32_t> assignment;
+    /// Per cloud point: still offered to RANSAC (unassigned, with a normal, not rejected).
+    std::vector<char> in_pool;
+    std::vector<pk_plane_fit> planes;
+
+    bool has_normal(pcl::index_t i) const {
+        const auto &n = normals[i];
+        return std::isfinite(n.normal_x) && std::isfinite(n.normal_y) && std::isfinite(n.normal_z);
+    }
+
+    /// Unassigned points within the distance threshold of `model` whose normal (if any) agrees.
+    pcl::Indices inliers_of(const PlaneModel &model) const {
+        const double cos_limit = std::cos(static_cast<double>(params.angular_threshold));
+        pcl::Indices result;
+        for (pcl::index_t i = 0; i < static_cast<pcl::index_t>(cloud.size()); ++i) {
+            if (assignment[i] != 0) continue;
+            const auto &p = cloud[i];
+            if (std::abs(model.distance(p.x, p.y, p.z)) > params.distance_threshold) continue;
+            if (has_normal(i)) {
+                const auto &n = normals[i];
+                const double c = std::abs(model.normal.x() * n.normal_x + model.normal.y() * n.normal_y +
+                                          model.normal.z() * n.normal_z);
+                if (c < cos_limit) continue;
+            }
+            result.push_back(i);
+        }
+        return result;
+    }
+
+    PlaneModel refit(const pcl::Indices &indices) const {
+        PlaneAccumulator acc;
+        for (auto i : indices) acc.add(cloud[i].x, cloud[i].y, cloud[i].z);
+        return planekit_bridge::fit_plane(acc, viewpoint);
+    }
+
+    /// The largest connected piece of `indices` (neighbours closer than the cluster tolerance).
+    pcl::Indices largest_piece(const pcl::Indices &indices) const {
+        if (cluster_tolerance <= 0 || indices.empty()) return indices;
+        // -1: not a candidate; -2: candidate not yet visited; ≥ 0: piece number.
+        std::vector<std::int32_t> piece(cloud.size(), -1);
+        for (auto i : indices) piece[i] = -2;
+        std::int32_t pieces = 0, best = -1;
+        size_t best_size = 0;
+        pcl::Indices stack, found;
+        std::vector<float> squared;
+        for (auto seed : indices) {
+            if (piece[seed] != -2) continue;
+            const std::int32_t id = pieces++;
+            size_t size = 0;
+            piece[seed] = id;
+            stack.assign(1, seed);
+            while (!stack.empty()) {
+                const auto i = stack.back();
+                stack.pop_back();
+                ++size;
+                tree.radiusSearch(cloud[i], cluster_tolerance, found, squared);
+                for (auto j : found) {
+                    if (piece[j] == -2) {
+                        piece[j] = id;
+                        stack.push_back(j);
+                    }
+                }
+            }
+            if (size > best_size) {
+                best_size = size;
+                best = id;
+            }
+        }
+        pcl::Indices result;
+        result.reserve(best_size);
+        for (auto i : indices)
+            if (piece[i] == best) result.push_back(i);
+        return result;
+    }
+
+    /// One RANSAC round on the pool: the model's inlier indices, empty when none was found.
+    pcl::Indices ransac(const Cloud::ConstPtr &cloud_ptr, const Normals::ConstPtr &normals_ptr,
+                        Eigen::Vector4f &coefficients) const {
+        pcl::IndicesPtr pool(new pcl::Indices);
+        for (pcl::index_t i = 0; i < static_cast<pcl::index_t>(cloud.size()); ++i)
+            if (in_pool[i]) pool->push_back(i);
+        if (pool->size() < static_cast<size_t>(params.min_plane_points)) return {};
+        pcl::SACSegmentationFromNormals<pcl::PointXYZ, pcl::Normal> sac;
+        sac.setModelType(pcl::SACMODEL_NORMAL_PLANE);
+        sac.setMethodType(pcl::SAC_RANSAC);
+        sac.setOptimizeCoefficients(false);   // refit below, by our own rules
+        sac.setDistanceThreshold(params.distance_threshold);
+        sac.setNormalDistanceWeight(params.normal_distance_weight);
+        sac.setMaxIterations(params.max_iterations);
+        sac.setProbability(0.99);
+        sac.setInputCloud(cloud_ptr);
+        sac.setInputNormals(normals_ptr);
+        sac.setIndices(pool);
+        pcl::PointIndices inliers;
+        pcl::ModelCoefficients model;
+        sac.segment(inliers, model);
+        if (model.values.size() != 4) return {};
+        coefficients = Eigen::Vector4f(model.values[0], model.values[1], model.values[2], model.values[3]);
+        return inliers.indices;
+    }
+
+    void run(const Cloud::ConstPtr &cloud_ptr, const Normals::ConstPtr &normals_ptr) {
+        const auto n = static_cast<pcl::index_t>(cloud.size());
+        assignment.assign(cloud.size(), 0);
+        in_pool.assign(cloud.size(), 0);
+        for (pcl::index_t i = 0; i < n; ++i) in_pool[i] = has_normal(i) ? 1 : 0;
+        const auto min_points = static_cast<size_t>(params.min_plane_points);
+
+        while (planes.size() < static_cast<size_t>(params.max_planes)) {
+            Eigen::Vector4f coefficients;
+            const pcl::Indices seed = ransac(cloud_ptr, normals_ptr, coefficients);
+            if (seed.size() < min_points) break;   // no large plane remains
+
+            PlaneModel model = refit(seed);
+            pcl::Indices inliers;
+            for (int round = 0; round < 2 && model.valid; ++round) {
+                inliers = inliers_of(model);
+                model = refit(inliers);
+            }
+            if (model.valid) {
+                inliers = largest_piece(inliers_of(model));
+                if (inliers.size() >= min_points) model = refit(inliers);
+            }
+            if (!model.valid || inliers.size() < min_points) {
+                // RANSAC's support does not hold up as one surface: keep these points out of
+                // later rounds so that the loop makes progress, and leave them unlabelled.
+                for (auto i : seed) in_pool[i] = 0;
+                continue;
+            }
+
+            const auto label = static_cast<std::int32_t>(planes.size() + 1);
+            double squared = 0;
+            for (auto i : inliers) {
+                assignment[i] = label;
+                in_pool[i] = 0;
+                const double d = model.distance(cloud[i].x, cloud[i].y, cloud[i].z);
+                squared += d * d;
+            }
+            pk_plane_fit fit{};
+            fit.a = static_cast<float>(model.normal.x());
+            fit.b = static_cast<float>(model.normal.y());
+            fit.c = static_cast<float>(model.normal.z());
+            fit.d = static_cast<float>(model.offset);
+            fit.inlier_count = static_cast<int64_t>(inliers.size());
+            fit.rms_distance = static_cast<float>(std::sqrt(squared / static_cast<double>(inliers.size())));
+            planes.push_back(fit);
+        }
+    }
+};
+
+}  // namespace
+
+extern "C" void pk_plane_list_free(pk_plane_list *list) {
+    if (!list) return;
+    std::free(list->planes);
+    list->planes = nullptr;
+    list->count = 0;
+}
+
+extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t point_count, int64_t point_stride,
+                                                 const pk_unorganized_plane_params *params, uint16_t *labels,
+                                                 pk_plane_list *out, pk_status *status) {
+    if (out) {
+        out->planes = nullptr;
+        out->count = 0;
+    }
+    const bool ok = planekit_bridge::guarded(status, "unorganized plane segmentation", [&] {
+        planekit_bridge::check_points(points, point_count, point_stride, labels, out);
+        if (!params) throw std::invalid_argument("no parameters");
+        check_params(*params);
+        std::fill(labels, labels + point_count, uint16_t{0});
+
+        // 1. Finite points only; `original[i]` is cloud point i's index in the caller's buffer.
+        const StridedPoints input{points, point_count, point_stride};
+        Cloud::Ptr cloud(new Cloud);
+        std::vector<int64_t> original;
+        for (int64_t i = 0; i < point_count; ++i) {
+            const float *p = input[i];
+            if (!StridedPoints::finite(p)) continue;
+            cloud->push_back(pcl::PointXYZ(p[0], p[1], p[2]));
+            original.push_back(i);
+        }
+        if (cloud->size() < static_cast<size_t>(std::max(3, params->min_plane_points)) || params->max_planes == 0) {
+            planekit_bridge::publish({}, out);
+            return;
+        }
+
+        pcl::search::KdTree<pcl::PointXYZ>::Ptr tree(new pcl::search::KdTree<pcl::PointXYZ>);
+        tree->setInputCloud(cloud);
+
+        // 2–3. Density and normals.
+        const double spacing = neighbour_spacing(*cloud, *tree);
+        Normals::Ptr normals(new Normals);
+        pcl::NormalEstimation<pcl::PointXYZ, pcl::Normal> estimation;
+        estimation.setInputCloud(cloud);
+        estimation.setSearchMethod(tree);
+        estimation.setViewPoint(params->viewpoint[0], params->viewpoint[1], params->viewpoint[2]);
+        if (params->normal_radius > 0) {
+            estimation.setRadiusSearch(params->normal_radius);
+        } else if (params->normal_neighbours > 0) {
+            estimation.setKSearch(params->normal_neighbours);
+        } else if (spacing > 0) {
+            estimation.setRadiusSearch(pk_unorganized_auto_radius_factor * spacing);
+        } else {
+            estimation.setKSearch(std::min<int>(30, static_cast<int>(cloud->size()) - 1));
+        }
+        estimation.compute(*normals);
+        if (normals->size() != cloud->size()) throw std::runtime_error("normal estimation returned a different count");
+
+        // 4. Planes, one after another.
+        double tolerance = params->cluster_tolerance;
+        if (tolerance == 0) tolerance = spacing > 0 ? 3 * spacing : -1;
+        Extraction extraction{*cloud, *normals, *tree, *params, tolerance,
+                              Eigen::Vector3d(params->viewpoint[0], params->viewpoint[1], params->viewpoint[2]),
+                              {}, {}, {}};
+        extraction.run(cloud, normals);
+
+        // 5. Largest first; the sort is stable so equal sizes keep extraction order.
+        std::vector<size_t> order(extraction.planes.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return extraction.planes[a].inlier_count > extraction.planes[b].inlier_count;
+        });
+        std::vector<uint16_t> rank(extraction.planes.size() + 1, 0);
+        std::vector<pk_plane_fit> sorted;
+        for (size_t r = 0; r < order.size(); ++r) {
+            rank[order[r] + 1] = static_cast<uint16_t>(r + 1);
+            sorted.push_back(extraction.planes[order[r]]);
+        }
+        for (size_t i = 0; i < cloud->size(); ++i) {
+            const auto a = extraction.assignment[i];
+            if (a > 0) labels[original[i]] = rank[static_cast<size_t>(a)];
+        }
+        planekit_bridge::publish(sorted, out);
+    });
+    if (ok) planekit_bridge::succeed(status);
+    return ok ? 1 : 0;
+}
