@@ -78,6 +78,7 @@ extern "C" int32_t pk_segment_organized_planes(const float *points, int32_t widt
         out->count = 0;
     }
     const bool ok = planekit_bridge::guarded(status, "organized plane segmentation", [&] {
+        planekit_bridge::quiet_pcl();
         if (width < 0 || height < 0)
             throw std::invalid_argument("negative size " + std::to_string(width) + "×" + std::to_string(height));
         const int64_t count = static_cast<int64_t>(width) * height;

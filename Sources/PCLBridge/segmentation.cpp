@@ -6,18 +6,21 @@
 //    mean neighbour spacing s = 1 / √ρ. (The 10th neighbour, not the 1st, because nearest-
 //    neighbour distances of randomly sampled surfaces are about half the spacing and depend on
 //    the sampling pattern; the median, because outliers have far neighbours.)
-// 3. Normals: pcl::NormalEstimation over the kd-tree, with a radius of 4 s by default (about 50
-//    neighbours on a flat surface: enough to average sensor noise, small enough not to round
-//    off corners), or the caller's radius or k.
+// 3. Normals: pcl::NormalEstimation over the kd-tree, with a radius of 3 s by default (about 28
+//    neighbours on a flat surface: enough to average sensor noise to a degree or two, small
+//    enough not to round off corners, and half the work of 4 s), or the caller's radius or k.
 // 4. Repeatedly, on the points not yet assigned that have a normal: RANSAC with
 //    SACMODEL_NORMAL_PLANE (point distance blended with normal angle, so points of a crossing
-//    surface do not vote for the plane). The model is then refit by least squares: inliers are
-//    the unassigned points within the distance threshold whose normal agrees within the angular
-//    threshold (or that have no normal), refit, twice. Of those inliers only the largest
-//    connected piece is kept (flood fill over the kd-tree), so coplanar but separate surfaces
-//    become separate planes, and the plane is refit once more on exactly the points it labels.
-//    Extraction stops when RANSAC's best plane has fewer than the minimum points, or at the
-//    maximum number of planes.
+//    surface do not vote for the plane), on an even subsample of at most 10 000 points, with
+//    each hypothesis's three points drawn within 10 spacings of each other. The model is then
+//    refit by least squares: inliers are the unassigned points within the distance threshold
+//    whose normal agrees within the angular threshold (or that have no normal), refit, until
+//    the inliers stop growing (at most four rounds). Of those inliers only the largest
+//    connected piece is kept (cells of the cluster tolerance joined by union–find), so coplanar
+//    but separate surfaces become separate planes, and the plane is refit once more on exactly
+//    the points it labels. Extraction stops when RANSAC's best plane (its support scaled from
+//    the subsample to the pool) has fewer than the minimum points, or at the maximum number of
+//    planes.
 // 5. Planes are sorted largest first and the labels renumbered to match.
 #include "pk_segmentation.h"
 
@@ -39,6 +42,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using planekit_bridge::PlaneAccumulator;
@@ -61,7 +65,7 @@ extern "C" void pk_unorganized_plane_params_default(pk_unorganized_plane_params 
     // PCL's tutorial value for SACSegmentationFromNormals.
     params->normal_distance_weight = 0.1f;
     params->cluster_tolerance = 0;    // automatic: 3 spacings
-    params->max_iterations = 500;
+    params->max_iterations = 200;
     params->viewpoint[0] = params->viewpoint[1] = params->viewpoint[2] = 0;
 }
 
@@ -107,8 +111,10 @@ double neighbour_spacing(const Cloud &cloud, const pcl::search::KdTree<pcl::Poin
     std::vector<float> squared;
     for (std::int64_t s = 0; s < samples; ++s) {
         const auto i = static_cast<pcl::index_t>(s * n / samples);
-        // k + 1: the point itself comes back first.
-        if (tree.nearestKSearch(cloud[i], k + 1, found, squared) == k + 1) radii.push_back(std::sqrt(squared[k]));
+        // The largest of the k + 1 distances (the point itself comes back at distance 0), not
+        // relying on the order the tree returns them in.
+        if (tree.nearestKSearch(cloud[i], k + 1, found, squared) == k + 1)
+            radii.push_back(std::sqrt(*std::max_element(squared.begin(), squared.end())));
     }
     if (radii.empty()) return 0;
     auto middle = radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2);
@@ -124,6 +130,8 @@ struct Extraction {
     const pcl::search::KdTree<pcl::PointXYZ> &tree;
     const pk_unorganized_plane_params &params;
     double cluster_tolerance;   // ≤ 0: no connectivity check
+    double sample_radius;       // RANSAC's sampling neighbourhood; ≤ 0: whole cloud
+    size_t ransac_sample_limit;
     Eigen::Vector3d viewpoint;
 
     /// Per cloud point: 0 = unassigned, k = plane k (1-based, in order of extraction).
@@ -162,53 +170,82 @@ struct Extraction {
         return planekit_bridge::fit_plane(acc, viewpoint);
     }
 
-    /// The largest connected piece of `indices` (neighbours closer than the cluster tolerance).
+    /// The largest connected piece of `indices`. Points are binned into cubic cells of the
+    /// cluster tolerance, and cells that touch (26-neighbourhood) are joined with union–find:
+    /// points closer than the tolerance always end up in one piece, and the cost is a few hash
+    /// look-ups per point instead of a kd-tree search.
     pcl::Indices largest_piece(const pcl::Indices &indices) const {
         if (cluster_tolerance <= 0 || indices.empty()) return indices;
-        // -1: not a candidate; -2: candidate not yet visited; ≥ 0: piece number.
-        std::vector<std::int32_t> piece(cloud.size(), -1);
-        for (auto i : indices) piece[i] = -2;
-        std::int32_t pieces = 0, best = -1;
-        size_t best_size = 0;
-        pcl::Indices stack, found;
-        std::vector<float> squared;
-        for (auto seed : indices) {
-            if (piece[seed] != -2) continue;
-            const std::int32_t id = pieces++;
-            size_t size = 0;
-            piece[seed] = id;
-            stack.assign(1, seed);
-            while (!stack.empty()) {
-                const auto i = stack.back();
-                stack.pop_back();
-                ++size;
-                tree.radiusSearch(cloud[i], cluster_tolerance, found, squared);
-                for (auto j : found) {
-                    if (piece[j] == -2) {
-                        piece[j] = id;
-                        stack.push_back(j);
-                    }
-                }
-            }
-            if (size > best_size) {
-                best_size = size;
-                best = id;
-            }
+        const double inverse = 1.0 / cluster_tolerance;
+        auto cell_of = [&](pcl::index_t i) {
+            const auto &p = cloud[i];
+            return Eigen::Vector3i(static_cast<int>(std::floor(p.x * inverse)), static_cast<int>(std::floor(p.y * inverse)),
+                                   static_cast<int>(std::floor(p.z * inverse)));
+        };
+        // 21 bits a coordinate: cells of 1 cm reach ±10 km, more than any cloud we read.
+        auto key_of = [](const Eigen::Vector3i &c) {
+            constexpr std::int64_t mask = (std::int64_t{1} << 21) - 1;
+            return ((std::int64_t(c.x()) & mask) << 42) | ((std::int64_t(c.y()) & mask) << 21) | (std::int64_t(c.z()) & mask);
+        };
+        std::unordered_map<std::int64_t, std::int32_t> cell_index;
+        cell_index.reserve(indices.size());
+        std::vector<Eigen::Vector3i> cells;
+        std::vector<std::int32_t> point_cell(indices.size());
+        for (size_t k = 0; k < indices.size(); ++k) {
+            const Eigen::Vector3i c = cell_of(indices[k]);
+            const auto inserted = cell_index.emplace(key_of(c), static_cast<std::int32_t>(cells.size()));
+            if (inserted.second) cells.push_back(c);
+            point_cell[k] = inserted.first->second;
         }
+        std::vector<std::int32_t> parent(cells.size());
+        std::iota(parent.begin(), parent.end(), 0);
+        auto find = [&](std::int32_t x) {
+            while (parent[x] != x) x = parent[x] = parent[parent[x]];
+            return x;
+        };
+        for (size_t c = 0; c < cells.size(); ++c) {
+            for (int dx = -1; dx <= 1; ++dx)
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dz = -1; dz <= 1; ++dz) {
+                        if (dx == 0 && dy == 0 && dz == 0) continue;
+                        const auto found = cell_index.find(key_of(cells[c] + Eigen::Vector3i(dx, dy, dz)));
+                        if (found == cell_index.end()) continue;
+                        const auto a = find(static_cast<std::int32_t>(c)), b = find(found->second);
+                        if (a != b) parent[a] = b;
+                    }
+        }
+        std::vector<size_t> size(cells.size(), 0);
+        for (auto c : point_cell) ++size[find(c)];
+        const auto best = static_cast<std::int32_t>(std::max_element(size.begin(), size.end()) - size.begin());
         pcl::Indices result;
-        result.reserve(best_size);
-        for (auto i : indices)
-            if (piece[i] == best) result.push_back(i);
+        result.reserve(size[best]);
+        for (size_t k = 0; k < indices.size(); ++k)
+            if (find(point_cell[k]) == best) result.push_back(indices[k]);
         return result;
     }
 
-    /// One RANSAC round on the pool: the model's inlier indices, empty when none was found.
+    /// One RANSAC round on (a subsample of) the pool: the model's inlier indices among the
+    /// points RANSAC saw, and the factor that scales their count to the whole pool. Empty when
+    /// the pool is smaller than a plane or no model was found.
     pcl::Indices ransac(const Cloud::ConstPtr &cloud_ptr, const Normals::ConstPtr &normals_ptr,
-                        Eigen::Vector4f &coefficients) const {
-        pcl::IndicesPtr pool(new pcl::Indices);
+                        const pcl::search::KdTree<pcl::PointXYZ>::Ptr &tree_ptr, double &scale) const {
+        pcl::Indices pool;
         for (pcl::index_t i = 0; i < static_cast<pcl::index_t>(cloud.size()); ++i)
-            if (in_pool[i]) pool->push_back(i);
-        if (pool->size() < static_cast<size_t>(params.min_plane_points)) return {};
+            if (in_pool[i]) pool.push_back(i);
+        if (pool.size() < static_cast<size_t>(params.min_plane_points)) return {};
+        // RANSAC scores every hypothesis against every point it is given; on large clouds an
+        // even subsample ranks hypotheses as well at a fraction of the cost, and the least-
+        // squares refit that follows uses every point.
+        pcl::IndicesPtr sample(new pcl::Indices);
+        const size_t limit = ransac_sample_limit;
+        if (pool.size() <= limit) {
+            *sample = std::move(pool);
+            scale = 1;
+        } else {
+            sample->reserve(limit);
+            for (size_t k = 0; k < limit; ++k) sample->push_back(pool[k * pool.size() / limit]);
+            scale = static_cast<double>(pool.size()) / static_cast<double>(limit);
+        }
         pcl::SACSegmentationFromNormals<pcl::PointXYZ, pcl::Normal> sac;
         sac.setModelType(pcl::SACMODEL_NORMAL_PLANE);
         sac.setMethodType(pcl::SAC_RANSAC);
@@ -217,18 +254,22 @@ struct Extraction {
         sac.setNormalDistanceWeight(params.normal_distance_weight);
         sac.setMaxIterations(params.max_iterations);
         sac.setProbability(0.99);
+        // Draw each hypothesis's three points from one neighbourhood, so that a plane holding a
+        // few percent of the points is still hit within a few hundred iterations (drawn from the
+        // whole cloud, three points of it come together with probability w³).
+        if (sample_radius > 0) sac.setSamplesMaxDist(sample_radius, tree_ptr);
         sac.setInputCloud(cloud_ptr);
         sac.setInputNormals(normals_ptr);
-        sac.setIndices(pool);
+        sac.setIndices(sample);
         pcl::PointIndices inliers;
         pcl::ModelCoefficients model;
         sac.segment(inliers, model);
         if (model.values.size() != 4) return {};
-        coefficients = Eigen::Vector4f(model.values[0], model.values[1], model.values[2], model.values[3]);
         return inliers.indices;
     }
 
-    void run(const Cloud::ConstPtr &cloud_ptr, const Normals::ConstPtr &normals_ptr) {
+    void run(const Cloud::ConstPtr &cloud_ptr, const Normals::ConstPtr &normals_ptr,
+             const pcl::search::KdTree<pcl::PointXYZ>::Ptr &tree_ptr) {
         const auto n = static_cast<pcl::index_t>(cloud.size());
         assignment.assign(cloud.size(), 0);
         in_pool.assign(cloud.size(), 0);
@@ -236,15 +277,22 @@ struct Extraction {
         const auto min_points = static_cast<size_t>(params.min_plane_points);
 
         while (planes.size() < static_cast<size_t>(params.max_planes)) {
-            Eigen::Vector4f coefficients;
-            const pcl::Indices seed = ransac(cloud_ptr, normals_ptr, coefficients);
-            if (seed.size() < min_points) break;   // no large plane remains
+            double scale = 1;
+            const pcl::Indices seed = ransac(cloud_ptr, normals_ptr, tree_ptr, scale);
+            if (seed.empty() || static_cast<double>(seed.size()) * scale < static_cast<double>(min_points))
+                break;   // no large plane remains
 
+            // Least squares on RANSAC's support, then on every unassigned point the fit
+            // explains, until the support stops growing (a hypothesis from three nearby points
+            // can be tilted by a few degrees; each refit straightens it).
             PlaneModel model = refit(seed);
             pcl::Indices inliers;
-            for (int round = 0; round < 2 && model.valid; ++round) {
-                inliers = inliers_of(model);
+            for (int round = 0; round < 4 && model.valid; ++round) {
+                pcl::Indices next = inliers_of(model);
+                const bool grew = next.size() > inliers.size() + inliers.size() / 100;
+                inliers = std::move(next);
                 model = refit(inliers);
+                if (!grew) break;
             }
             if (model.valid) {
                 inliers = largest_piece(inliers_of(model));
@@ -288,12 +336,14 @@ extern "C" void pk_plane_list_free(pk_plane_list *list) {
 
 extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t point_count, int64_t point_stride,
                                                  const pk_unorganized_plane_params *params, uint16_t *labels,
-                                                 pk_plane_list *out, pk_status *status) {
+                                                 pk_plane_list *out, float *spacing_out, pk_status *status) {
+    if (spacing_out) *spacing_out = 0;
     if (out) {
         out->planes = nullptr;
         out->count = 0;
     }
     const bool ok = planekit_bridge::guarded(status, "unorganized plane segmentation", [&] {
+        planekit_bridge::quiet_pcl();
         planekit_bridge::check_points(points, point_count, point_stride, labels, out);
         if (!params) throw std::invalid_argument("no parameters");
         check_params(*params);
@@ -314,11 +364,13 @@ extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t po
             return;
         }
 
-        pcl::search::KdTree<pcl::PointXYZ>::Ptr tree(new pcl::search::KdTree<pcl::PointXYZ>);
+        // Unsorted results: normal estimation and sampling do not need neighbours in order.
+        pcl::search::KdTree<pcl::PointXYZ>::Ptr tree(new pcl::search::KdTree<pcl::PointXYZ>(false));
         tree->setInputCloud(cloud);
 
         // 2–3. Density and normals.
         const double spacing = neighbour_spacing(*cloud, *tree);
+        if (spacing_out) *spacing_out = static_cast<float>(spacing);
         Normals::Ptr normals(new Normals);
         pcl::NormalEstimation<pcl::PointXYZ, pcl::Normal> estimation;
         estimation.setInputCloud(cloud);
@@ -339,10 +391,14 @@ extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t po
         // 4. Planes, one after another.
         double tolerance = params->cluster_tolerance;
         if (tolerance == 0) tolerance = spacing > 0 ? 3 * spacing : -1;
-        Extraction extraction{*cloud, *normals, *tree, *params, tolerance,
+        // RANSAC samples within 10 spacings (about 300 points on a flat surface): local enough
+        // that three points usually share a surface, wide enough that noise tilts their plane
+        // by only a few degrees.
+        const double sample_radius = spacing > 0 ? 10 * spacing : 0;
+        Extraction extraction{*cloud, *normals, *tree, *params, tolerance, sample_radius, 10000,
                               Eigen::Vector3d(params->viewpoint[0], params->viewpoint[1], params->viewpoint[2]),
                               {}, {}, {}};
-        extraction.run(cloud, normals);
+        extraction.run(cloud, normals, tree);
 
         // 5. Largest first; the sort is stable so equal sizes keep extraction order.
         std::vector<size_t> order(extraction.planes.size());

@@ -190,3 +190,57 @@ struct UnorganizedPlaneDetectorTests {
         #expect(throws: PCLBridgeError.self) { try detector.detect(in: cloud) }
     }
 }
+
+@Suite("Unorganized plane detection (PCL): scene structure")
+struct UnorganizedPlaneStructureTests {
+    /// Points sampled uniformly on the rectangle `origin + s·u + t·v`, `s, t ∈ [0, 1]`.
+    static func patch(_ random: inout UnorganizedTestRandom, count: Int, origin: SIMD3<Float>, u: SIMD3<Float>,
+                      v: SIMD3<Float>, noise: Float = 0.003) -> [SIMD3<Float>] {
+        (0..<count).map { _ in
+            origin + random.unit() * u + random.unit() * v
+                + SIMD3(random.gaussian(sigma: noise), random.gaussian(sigma: noise), random.gaussian(sigma: noise))
+        }
+    }
+
+    @Test("two coplanar but separate patches are two planes with the same coefficients")
+    func coplanarPatches() throws {
+        var random = UnorganizedTestRandom(seed: 99)
+        // 1 × 0.5 m each (elongated, so each outline's long axis is well defined), 1 m apart.
+        let left = Self.patch(&random, count: 2000, origin: SIMD3(0, 0, 0), u: SIMD3(1, 0, 0), v: SIMD3(0, 0, 0.5))
+        let right = Self.patch(&random, count: 1500, origin: SIMD3(2, 0, 0), u: SIMD3(1, 0, 0), v: SIMD3(0, 0, 0.5))
+        var cloud = PointCloud(unorganized: ContiguousArray(left + right))
+        cloud.sensorPose = Transform(translation: SIMD3(1.5, 1, 0.5))
+        let result = try UnorganizedPlaneDetector().detect(in: cloud)
+        try #require(result.planes.count == 2)
+        #expect(result.planes[0].pointCount > result.planes[1].pointCount)
+        for plane in result.planes {
+            #expect(plane.normal.angle(to: SIMD3(0, 1, 0)) < 1 * .pi / 180)
+            #expect(abs(plane.offset) < 0.005)
+        }
+        // The larger (left) patch is plane 1; no point of one patch carries the other's label.
+        #expect(result.labels[0..<2000].allSatisfy { $0 != 2 })
+        #expect(result.labels[2000...].allSatisfy { $0 != 1 })
+        // Each plane's outline spans its own patch (1 m), not the pair (3 m).
+        for plane in result.planes {
+            #expect(abs(max(plane.extent.width, plane.extent.length) - 1) < 0.15, "extent \(plane.extent)")
+        }
+    }
+
+    @Test("a table top among a floor and a wall is found as its own plane")
+    func tableTop() throws {
+        var random = UnorganizedTestRandom(seed: 5)
+        var points = Self.patch(&random, count: 12000, origin: SIMD3(0, 0, 0), u: SIMD3(4, 0, 0), v: SIMD3(0, 0, 4))
+        points += Self.patch(&random, count: 8000, origin: SIMD3(0, 0, 4), u: SIMD3(4, 0, 0), v: SIMD3(0, 2.5, 0))
+        // 1.2 × 0.8 m at 0.75 m: about 5% of the points.
+        points += Self.patch(&random, count: 1100, origin: SIMD3(1.5, 0.75, 1.5), u: SIMD3(1.2, 0, 0), v: SIMD3(0, 0, 0.8))
+        var cloud = PointCloud(unorganized: ContiguousArray(points))
+        cloud.sensorPose = Transform(translation: SIMD3(2, 1.6, 0.5))
+        let result = try UnorganizedPlaneDetector(describer: PlaneDescriber(up: SIMD3(0, 1, 0))).detect(in: cloud)
+        try #require(result.planes.count == 3)
+        let table = try #require(result.planes.first { abs($0.offset + 0.75) < 0.01 })
+        #expect(table.normal.angle(to: SIMD3(0, 1, 0)) < 1 * .pi / 180)
+        #expect(table.alignment == .horizontal)
+        #expect(table.pointCount >= 900 && table.pointCount <= 1100)
+        #expect(abs(table.area - 0.96) < 0.15, "table area \(table.area)")
+    }
+}
