@@ -336,8 +336,7 @@ extern "C" void pk_plane_list_free(pk_plane_list *list) {
 
 extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t point_count, int64_t point_stride,
                                                  const pk_unorganized_plane_params *params, uint16_t *labels,
-                                                 pk_plane_list *out, float *spacing_out, pk_status *status) {
-    if (spacing_out) *spacing_out = 0;
+                                                 pk_plane_list *out, pk_status *status) {
     if (out) {
         out->planes = nullptr;
         out->count = 0;
@@ -370,7 +369,6 @@ extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t po
 
         // 2–3. Density and normals.
         const double spacing = neighbour_spacing(*cloud, *tree);
-        if (spacing_out) *spacing_out = static_cast<float>(spacing);
         Normals::Ptr normals(new Normals);
         pcl::NormalEstimation<pcl::PointXYZ, pcl::Normal> estimation;
         estimation.setInputCloud(cloud);

@@ -33,8 +33,7 @@ public struct UnorganizedPlaneDetector: Sendable {
     public var clusterTolerance: Float?
     /// RANSAC iterations per plane, at most.
     public var maximumIterations: Int = 200
-    /// How planes are described (up direction, outline resolution). Outline cells are made at
-    /// least two mean neighbour spacings wide, so sparse clouds still trace solid outlines.
+    /// How planes are described (up direction, outline resolution).
     public var describer: PlaneDescriber
 
     /// A detector with the default parameters and a describer whose up direction is `up`
@@ -67,18 +66,10 @@ public struct UnorganizedPlaneDetector: Sendable {
         var status = pk_status()
         defer { pk_plane_list_free(&list) }
         var succeeded: Int32 = 0
-        var spacing: Float = 0
         let labels = PCLPlaneLabelling.withBridgeBuffers(cloud) { points, stride, labels in
-            succeeded = pk_segment_unorganized_planes(points, Int64(cloud.count), stride, &params, labels, &list,
-                                                      &spacing, &status)
+            succeeded = pk_segment_unorganized_planes(points, Int64(cloud.count), stride, &params, labels, &list, &status)
         }
         guard succeeded == 1 else { throw PCLBridgeError(operation: operation, status: status) }
-        // Outline cells narrower than the gaps between points would trace the sampling pattern
-        // instead of the surface: keep them at least two spacings wide (about four points a cell).
-        var describer = describer
-        if spacing.isFinite && spacing > 0 {
-            describer.minimumCellSize = max(describer.minimumCellSize, 2 * spacing)
-        }
         return PCLPlaneLabelling.result(cloud: cloud, labels: labels, fits: PCLPlaneLabelling.fits(of: list),
                                         viewpoint: viewpoint, describer: describer)
     }

@@ -78,13 +78,11 @@ typedef struct pk_unorganized_plane_params {
 void pk_unorganized_plane_params_default(pk_unorganized_plane_params *params);
 
 /// Extracts planes from an unorganized cloud. Writes `point_count` labels (0 = no plane,
-/// k = `out->planes[k - 1]`), a bridge-allocated plane list and, when `spacing` is not NULL,
-/// the cloud's mean neighbour spacing in metres (0 when it could not be measured). Returns 1 on
-/// success, 0 on failure with `status` saying why (bad arguments, out of memory, a PCL
-/// exception).
+/// k = `out->planes[k - 1]`) and a bridge-allocated plane list. Returns 1 on success, 0 on
+/// failure with `status` saying why (bad arguments, out of memory, a PCL exception).
 int32_t pk_segment_unorganized_planes(const float *points, int64_t point_count, int64_t point_stride,
                                       const pk_unorganized_plane_params *params, uint16_t *labels,
-                                      pk_plane_list *out, float *spacing, pk_status *status);
+                                      pk_plane_list *out, pk_status *status);
 
 /// Parameters of PCL's organized multi-plane segmentation (`pk_segment_organized_planes`).
 typedef struct pk_organized_plane_params {
