@@ -39,6 +39,18 @@ public struct PointCloud: Sendable {
         self.sensorPose = sensorPose
     }
 
+    /// A cloud whose sizes the caller has already made consistent.
+    init(checkedWidth width: Int, height: Int, points: ContiguousArray<SIMD3<Float>>,
+         colors: ContiguousArray<SIMD3<UInt8>>? = nil, intrinsics: PinholeIntrinsics? = nil,
+         sensorPose: Transform = .identity) {
+        self.width = width
+        self.height = height
+        self.points = points
+        self.colors = colors
+        self.intrinsics = intrinsics
+        self.sensorPose = sensorPose
+    }
+
     /// An unorganized cloud of `points` (`height == 1`).
     public init(unorganized points: ContiguousArray<SIMD3<Float>>, colors: ContiguousArray<SIMD3<UInt8>>? = nil) {
         width = points.count
