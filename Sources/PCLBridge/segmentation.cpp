@@ -11,16 +11,17 @@
 //    enough not to round off corners, and half the work of 4 s), or the caller's radius or k.
 // 4. Repeatedly, on the points not yet assigned that have a normal: RANSAC with
 //    SACMODEL_NORMAL_PLANE (point distance blended with normal angle, so points of a crossing
-//    surface do not vote for the plane), on an even subsample of at most 10 000 points, with
+//    surface do not vote for the plane), on an even subsample of at most 5 000 points, with
 //    each hypothesis's three points drawn within 10 spacings of each other. The model is then
 //    refit by least squares: inliers are the unassigned points within the distance threshold
 //    whose normal agrees within the angular threshold (or that have no normal), refit, until
 //    the inliers stop growing (at most four rounds). Of those inliers only the largest
-//    connected piece is kept (cells of the cluster tolerance joined by union–find), so coplanar
-//    but separate surfaces become separate planes, and the plane is refit once more on exactly
-//    the points it labels. Extraction stops when RANSAC's best plane (its support scaled from
+//    connected piece is kept (cells of the cluster tolerance joined by union–find, the tolerance
+//    doubled up to four times while the largest piece is too small to be a plane, for sparsely
+//    sampled far surfaces), so coplanar but separate surfaces become separate planes, and the
+//    plane is refit once more on exactly the points it labels. Extraction stops when RANSAC's best plane (its support scaled from
 //    the subsample to the pool) has fewer than the minimum points, or at the maximum number of
-//    planes.
+//    planes, or after five candidates in a row fail to hold up as one surface.
 // 5. Planes are sorted largest first and the labels renumbered to match.
 #include "pk_segmentation.h"
 
@@ -170,13 +171,13 @@ struct Extraction {
         return planekit_bridge::fit_plane(acc, viewpoint);
     }
 
-    /// The largest connected piece of `indices`. Points are binned into cubic cells of the
-    /// cluster tolerance, and cells that touch (26-neighbourhood) are joined with union–find:
+    /// The largest connected piece of `indices`. Points are binned into cubic cells of
+    /// `tolerance`, and cells that touch (26-neighbourhood) are joined with union–find:
     /// points closer than the tolerance always end up in one piece, and the cost is a few hash
     /// look-ups per point instead of a kd-tree search.
-    pcl::Indices largest_piece(const pcl::Indices &indices) const {
-        if (cluster_tolerance <= 0 || indices.empty()) return indices;
-        const double inverse = 1.0 / cluster_tolerance;
+    pcl::Indices largest_piece(const pcl::Indices &indices, double tolerance) const {
+        if (tolerance <= 0 || indices.empty()) return indices;
+        const double inverse = 1.0 / tolerance;
         auto cell_of = [&](pcl::index_t i) {
             const auto &p = cloud[i];
             return Eigen::Vector3i(static_cast<int>(std::floor(p.x * inverse)), static_cast<int>(std::floor(p.y * inverse)),
@@ -275,6 +276,7 @@ struct Extraction {
         in_pool.assign(cloud.size(), 0);
         for (pcl::index_t i = 0; i < n; ++i) in_pool[i] = has_normal(i) ? 1 : 0;
         const auto min_points = static_cast<size_t>(params.min_plane_points);
+        int rejected_in_a_row = 0;
 
         while (planes.size() < static_cast<size_t>(params.max_planes)) {
             double scale = 1;
@@ -294,16 +296,31 @@ struct Extraction {
                 model = refit(inliers);
                 if (!grew) break;
             }
+            pcl::Indices candidates;
             if (model.valid) {
-                inliers = largest_piece(inliers_of(model));
+                candidates = inliers_of(model);
+                // Connectivity at the finest scale that yields a plane: the cluster tolerance
+                // comes from the cloud's median spacing, but a sensor's far surfaces are sampled
+                // more sparsely than its near ones, so a surface that falls apart into pieces
+                // smaller than a plane is joined again at twice, four, … sixteen times the
+                // tolerance. Coplanar surfaces that are each large enough stay separate.
+                double tolerance = cluster_tolerance;
+                for (int scale_up = 0; scale_up <= 4; ++scale_up, tolerance *= 2) {
+                    inliers = largest_piece(candidates, tolerance);
+                    if (inliers.size() >= min_points || tolerance <= 0) break;
+                }
                 if (inliers.size() >= min_points) model = refit(inliers);
             }
             if (!model.valid || inliers.size() < min_points) {
-                // RANSAC's support does not hold up as one surface: keep these points out of
-                // later rounds so that the loop makes progress, and leave them unlabelled.
+                // RANSAC's support does not hold up as one surface: keep it out of later rounds
+                // so that the loop makes progress, and leave it unlabelled. When that keeps
+                // happening, what remains is clutter, not planes.
                 for (auto i : seed) in_pool[i] = 0;
+                for (auto i : candidates) in_pool[i] = 0;
+                if (++rejected_in_a_row >= 5) break;
                 continue;
             }
+            rejected_in_a_row = 0;
 
             const auto label = static_cast<std::int32_t>(planes.size() + 1);
             double squared = 0;
@@ -393,7 +410,7 @@ extern "C" int32_t pk_segment_unorganized_planes(const float *points, int64_t po
         // that three points usually share a surface, wide enough that noise tilts their plane
         // by only a few degrees.
         const double sample_radius = spacing > 0 ? 10 * spacing : 0;
-        Extraction extraction{*cloud, *normals, *tree, *params, tolerance, sample_radius, 10000,
+        Extraction extraction{*cloud, *normals, *tree, *params, tolerance, sample_radius, 5000,
                               Eigen::Vector3d(params->viewpoint[0], params->viewpoint[1], params->viewpoint[2]),
                               {}, {}, {}};
         extraction.run(cloud, normals, tree);
