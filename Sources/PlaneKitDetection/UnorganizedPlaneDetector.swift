@@ -36,8 +36,8 @@ public struct UnorganizedPlaneDetector: Sendable {
     /// How planes are described (up direction, outline resolution).
     public var describer: PlaneDescriber
 
-    /// A detector with the default parameters and a describer whose up direction is `up`
-    /// (camera convention −Y by default).
+    /// A detector with the default parameters that describes planes with `describer` (whose
+    /// up direction is the camera convention's −Y by default).
     public init(describer: PlaneDescriber = PlaneDescriber()) {
         self.describer = describer
     }
