@@ -8,5 +8,6 @@
 
 #include "pk_common.h"
 #include "pk_pcd.h"
+#include "pk_segmentation.h"
 
 #endif
