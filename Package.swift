@@ -40,9 +40,14 @@ let package = Package(
         .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "PCLBridge", "CZlib"]),
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridge"]),
+        .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        .target(name: "PlaneKitStream", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(
             name: "PlaneKit",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitStream",
+            ]),
         .executableTarget(
             name: "planekit",
             dependencies: ["PlaneKit", "PCLBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -55,6 +60,10 @@ let package = Package(
         .testTarget(
             name: "PlaneKitDetectionTests",
             dependencies: ["PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitHitTestingTests",
+            dependencies: ["PlaneKitHitTesting", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitStreamTests", dependencies: ["PlaneKitStream", "PlaneKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -3,3 +3,5 @@
 @_exported import PlaneKitInput
 @_exported import PlaneKitSynthesis
 @_exported import PlaneKitDetection
+@_exported import PlaneKitHitTesting
+@_exported import PlaneKitStream

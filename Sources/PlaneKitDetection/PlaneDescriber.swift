@@ -76,18 +76,29 @@ struct OccupancyOutline {
     let area: Float
 
     init(points: ContiguousArray<SIMD2<Float>>, minimumCellSize: Float, maximumGridSide: Int) {
-        guard let bounds = PlaneExtent(enclosing: points) else {
+        guard let bounds = PlaneExtent(enclosing: points), bounds.width.isFinite, bounds.length.isFinite else {
             polygon = Polygon2D([])
             area = 0
             return
         }
-        let cell = max(minimumCellSize, max(bounds.width, bounds.length) / Float(maximumGridSide - 2))
+        // Whatever the settings say, keep at least one cell inside the margin and a cell size that
+        // is positive and finite: a zero cell (all points at one spot and no minimum) or a grid
+        // side of 2 or less would otherwise divide by zero and trap converting NaN to Int.
+        let side = Float(max(maximumGridSide, 3) - 2)
+        let smallest = minimumCellSize.isFinite ? max(minimumCellSize, 1e-6) : 1e-6
+        // Cells smaller than the point spacing (a subsample, a voxel-filtered cloud, the far end of
+        // a depth frame) leave empty cells between neighbouring points, and the patch falls apart
+        // into specks. The mean spacing over the bounding rectangle, √(area / count), times 1.5
+        // keeps two or more points per cell on average; the closing below bridges the isolated
+        // gaps that remain where points are sparser than average.
+        let spacing = (bounds.area / Float(max(points.count, 1))).squareRoot()
+        let cell = max(smallest, max(bounds.width, bounds.length) / side, 1.5 * spacing)
         // One empty cell of margin on every side, so every patch has an outside.
         let columns = Int((bounds.width / cell).rounded(.down)) + 3
         let rows = Int((bounds.length / cell).rounded(.down)) + 3
         let lower = bounds.minimum - cell
         var grid = [Bool](repeating: false, count: columns * rows)
-        for p in points {
+        for p in points where p.isFinite {
             let c = min(columns - 2, max(1, Int((p.x - lower.x) / cell)))
             let r = min(rows - 2, max(1, Int((p.y - lower.y) / cell)))
             grid[r * columns + c] = true
@@ -137,9 +148,13 @@ struct OccupancyOutline {
             var size = 0
             while let i = stack.popLast() {
                 size += 1
-                for j in [i - 1, i + 1, i - columns, i + columns] where grid[j] && component[j] == 0 {
-                    component[j] = next
-                    stack.append(j)
+                let neighbours: InlineArray<4, Int> = [i - 1, i + 1, i - columns, i + columns]
+                for k in 0..<4 {
+                    let j = neighbours[k]
+                    if grid[j] && component[j] == 0 {
+                        component[j] = next
+                        stack.append(j)
+                    }
                 }
             }
             if size > bestSize { (best, bestSize) = (next, size) }

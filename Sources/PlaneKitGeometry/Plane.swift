@@ -69,7 +69,8 @@ public struct Plane: Hashable, Sendable, Codable {
         let denominator = dot(normal, ray.direction)
         guard abs(denominator) > 1e-6 else { return nil }
         let t = -signedDistance(to: ray.origin) / denominator
-        return t >= 0 ? t : nil
+        // A ray starting on the plane gives ±0; report +0 so that no "-0.0" reaches the output.
+        return t > 0 ? t : (t == 0 ? 0 : nil)
     }
 
     /// The plane expressed in another frame: `transform` maps this plane's frame to the new one.
@@ -83,6 +84,31 @@ public struct Plane: Hashable, Sendable, Codable {
     /// normal, local +X along `xHint` projected into the plane.
     public func frame(origin: SIMD3<Float>, xHint: SIMD3<Float>) -> Transform {
         Transform(origin: project(origin), yAxis: normal, xHint: xHint)
+    }
+}
+
+extension Plane {
+    private enum CodingKeys: String, CodingKey { case normal, offset }
+
+    /// Decodes `{"normal": [x, y, z], "offset": d}`. A normal that is not unit length is
+    /// normalised with its offset; a zero or non-finite normal or offset is rejected.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let normal = try container.decode(SIMD3<Float>.self, forKey: .normal)
+        let offset = try container.decode(Float.self, forKey: .offset)
+        guard let plane = Plane(normal: normal, offset: offset) else {
+            throw DecodingError.dataCorruptedError(forKey: .normal, in: container,
+                debugDescription: "a plane needs a non-zero, finite normal and a finite offset")
+        }
+        // Keep an already unit normal bit for bit, so that encoding and decoding round-trip exactly.
+        self = abs(normal.lengthSquared - 1) <= 1e-6 ? Plane(unitNormal: normal, offset: offset) : plane
+    }
+
+    /// Encodes as `{"normal": [x, y, z], "offset": d}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(normal, forKey: .normal)
+        try container.encode(offset, forKey: .offset)
     }
 }
 

@@ -40,6 +40,31 @@ public struct Ray: Hashable, Sendable, Codable {
     }
 }
 
+extension Ray {
+    private enum CodingKeys: String, CodingKey { case origin, direction }
+
+    /// Decodes `{"origin": [x, y, z], "direction": [x, y, z]}`. A direction that is not unit
+    /// length is normalised; a zero or non-finite direction, or a non-finite origin, is rejected.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let origin = try container.decode(SIMD3<Float>.self, forKey: .origin)
+        let direction = try container.decode(SIMD3<Float>.self, forKey: .direction)
+        guard let ray = Ray(origin: origin, direction: direction) else {
+            throw DecodingError.dataCorruptedError(forKey: .direction, in: container,
+                debugDescription: "a ray needs a finite origin and a non-zero, finite direction")
+        }
+        // Keep an already unit direction bit for bit, so that encoding and decoding round-trip exactly.
+        self = abs(direction.lengthSquared - 1) <= 1e-6 ? Ray(origin: origin, unitDirection: direction) : ray
+    }
+
+    /// Encodes as `{"origin": [x, y, z], "direction": [x, y, z]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(direction, forKey: .direction)
+    }
+}
+
 extension Ray: ApproximatelyEquatable {
     /// `true` when origin and direction agree within `tolerance`.
     public func isApproximatelyEqual(to other: Ray, tolerance: Float) -> Bool {

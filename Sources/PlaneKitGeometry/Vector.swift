@@ -93,8 +93,12 @@ extension SIMD3 where Scalar == Float {
     /// direction, or not finite.
     @inlinable public var normalized: SIMD3<Float>? {
         let len = length
-        guard len > 1e-12, len.isFinite else { return nil }
-        return self / len
+        if len > 1e-12, len.isFinite { return self / len }
+        // The squared length overflows beyond about 1e19 although the vector is finite: divide by
+        // the largest component first (a rare path, kept off the common one).
+        guard len.isInfinite, isFinite else { return nil }
+        let scaled = self / abs(self).max()
+        return scaled / scaled.length
     }
 
     /// `true` when every component is finite (no NaN or infinity).

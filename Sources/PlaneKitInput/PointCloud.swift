@@ -39,6 +39,18 @@ public struct PointCloud: Sendable {
         self.sensorPose = sensorPose
     }
 
+    /// A cloud whose sizes the caller has already made consistent.
+    init(checkedWidth width: Int, height: Int, points: ContiguousArray<SIMD3<Float>>,
+         colors: ContiguousArray<SIMD3<UInt8>>? = nil, intrinsics: PinholeIntrinsics? = nil,
+         sensorPose: Transform = .identity) {
+        self.width = width
+        self.height = height
+        self.points = points
+        self.colors = colors
+        self.intrinsics = intrinsics
+        self.sensorPose = sensorPose
+    }
+
     /// An unorganized cloud of `points` (`height == 1`).
     public init(unorganized points: ContiguousArray<SIMD3<Float>>, colors: ContiguousArray<SIMD3<UInt8>>? = nil) {
         width = points.count
@@ -63,5 +75,14 @@ public struct PointCloud: Sendable {
     /// The point at column `u`, row `v` of an organized cloud.
     @inlinable public subscript(u: Int, v: Int) -> SIMD3<Float> {
         points[v * width + u]
+    }
+}
+
+extension PointCloud {
+    /// The up direction (against gravity) in the cloud's own coordinates, when nothing else says:
+    /// from ``sensorPose`` when the cloud has one (world +Y up, as in ARKit), otherwise camera −Y,
+    /// because PCL and OpenCV cameras have +Y pointing down and a level camera is the common case.
+    public var defaultUp: SIMD3<Float> {
+        sensorPose == .identity ? SIMD3(0, -1, 0) : sensorPose.inverse.apply(toDirection: SIMD3(0, 1, 0))
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+import PlaneKitGeometry
+
+/// A depth camera's intrinsics and depth scale stored beside a depth image.
+///
+/// For `NAME_depth.tiff` the files looked for are, in order, `NAME.xml`, `NAME_depth.xml`,
+/// `NAME.json`, `NAME_depth.json`. XML files follow OpenNI's layout: the `<depth>` section's
+/// `focal_length_x`, `focal_length_y`, `principal_point_x`, `principal_point_y` and optional
+/// `z_multiplication_factor`. JSON files hold `{"fx", "fy", "cx", "cy", "depthScale"}`
+/// (`depthScale` optional).
+public struct CameraSidecar: Sendable, Equatable {
+    /// Focal length along X, pixels.
+    public var fx: Float
+    /// Focal length along Y, pixels.
+    public var fy: Float
+    /// Principal point X, pixels.
+    public var cx: Float
+    /// Principal point Y, pixels.
+    public var cy: Float
+    /// Metres per raw depth unit, when the file gives it.
+    public var depthScale: Float?
+    /// The file the values came from.
+    public var path: String
+
+    /// The intrinsics for an image of `width × height`, or an error when the values are not
+    /// usable (focal lengths not positive, values not finite).
+    public func intrinsics(width: Int, height: Int) throws(InputError) -> PinholeIntrinsics {
+        guard let k = PinholeIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height) else {
+            throw InputError(source: path, problem: "intrinsics fx=\(fx) fy=\(fy) cx=\(cx) cy=\(cy) are not valid (focal lengths must be positive, all finite)")
+        }
+        return k
+    }
+
+    /// The candidate sidecar paths for the image at `imagePath`, in the order they are tried.
+    public static func candidates(forImage imagePath: String) -> [String] {
+        let url = URL(fileURLWithPath: imagePath)
+        let directory = url.deletingLastPathComponent()
+        let stem = url.deletingPathExtension().lastPathComponent
+        var names: [String] = []
+        if stem.hasSuffix("_depth") {
+            let base = String(stem.dropLast("_depth".count))
+            names = [base, stem]
+        } else {
+            names = [stem]
+        }
+        return ["xml", "json"].flatMap { ext in names.map { directory.appendingPathComponent("\($0).\(ext)").path } }
+    }
+
+    /// The first sidecar found beside `imagePath`, nil when there is none, or an error when
+    /// one exists but cannot be read.
+    public static func find(besideImage imagePath: String) throws(InputError) -> CameraSidecar? {
+        for candidate in candidates(forImage: imagePath) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            return try read(path: candidate)
+        }
+        return nil
+    }
+
+    /// Reads a sidecar file (XML or JSON, chosen by extension, then by its first character).
+    public static func read(path: String) throws(InputError) -> CameraSidecar {
+        let bytes = try FileBytes.read(path)
+        guard bytes.count <= 1 << 20 else { throw InputError(source: path, problem: "sidecar is larger than 1 MiB") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let firstCharacter = text.first { !$0.isWhitespace }
+        if path.lowercased().hasSuffix(".json") || firstCharacter == "{" {
+            return try parseJSON(bytes, path: path)
+        }
+        return try parseXML(text, path: path)
+    }
+
+    static func parseXML(_ text: String, path: String) throws(InputError) -> CameraSidecar {
+        let document = try MiniXML(text, source: path)
+        guard let depth = document.root.find("depth") else {
+            throw InputError(source: path, problem: "no <depth> section")
+        }
+        func number(_ name: String) throws(InputError) -> Float? {
+            guard let element = depth.child(name) else { return nil }
+            let trimmed = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let value = Float(trimmed), value.isFinite else {
+                throw InputError(source: path, problem: "<depth><\(name)> '\(trimmed.prefix(40))' is not a finite number")
+            }
+            return value
+        }
+        func required(_ name: String) throws(InputError) -> Float {
+            guard let value = try number(name) else { throw InputError(source: path, problem: "<depth> has no <\(name)>") }
+            return value
+        }
+        return CameraSidecar(fx: try required("focal_length_x"), fy: try required("focal_length_y"),
+                             cx: try required("principal_point_x"), cy: try required("principal_point_y"),
+                             depthScale: try number("z_multiplication_factor"), path: path)
+    }
+
+    /// The JSON sidecar's numbers, each optional so a missing key gets its own message.
+    private struct JSONFields: Decodable {
+        var fx, fy, cx, cy, depthScale: Double?
+    }
+
+    static func parseJSON(_ bytes: [UInt8], path: String) throws(InputError) -> CameraSidecar {
+        let fields: JSONFields
+        do {
+            fields = try JSONDecoder().decode(JSONFields.self, from: Data(bytes))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.last?.stringValue ?? "value"
+            throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
+        } catch {
+            throw InputError(source: path, problem: "not valid JSON (an object with fx, fy, cx, cy and optional depthScale)")
+        }
+        func required(_ value: Double?, _ key: String) throws(InputError) -> Float {
+            guard let value else { throw InputError(source: path, problem: "missing \"\(key)\"") }
+            guard Float(value).isFinite else { throw InputError(source: path, problem: "\"\(key)\" is not a finite number") }
+            return Float(value)
+        }
+        let scale = try fields.depthScale.map { (value) throws(InputError) in try required(value, "depthScale") }
+        return CameraSidecar(fx: try required(fields.fx, "fx"), fy: try required(fields.fy, "fy"),
+                             cx: try required(fields.cx, "cx"), cy: try required(fields.cy, "cy"),
+                             depthScale: scale, path: path)
+    }
+}

@@ -1,0 +1,242 @@
+/// Decodes grayscale PNG images (bit depth 8 or 16, not interlaced): chunk CRCs are checked,
+/// IDAT chunks concatenated and inflated with zlib, and all five row filters undone.
+public enum PNGDecoder {
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The image in `bytes`; `source` names the file in errors.
+    public static func decode(_ bytes: [UInt8], source: String) throws(InputError) -> GrayImage {
+        func fail(_ problem: String) -> InputError { InputError(source: source, problem: problem) }
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { throw fail("not a PNG file (bad signature)") }
+        func be32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
+        var position = 8
+        var header: (width: Int, height: Int, bitDepth: Int)?
+        var compressed: [UInt8] = []
+        var sawEnd = false
+        while !sawEnd {
+            guard bytes.count - position >= 12 else { throw fail("truncated: file ends inside a chunk header (no IEND)") }
+            let length = be32(position)
+            let typeBytes = bytes[(position + 4)..<(position + 8)]
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard length <= Int(Int32.max), bytes.count - position - 12 >= length else {
+                throw fail("truncated: chunk \(type) claims \(length) bytes, \(max(bytes.count - position - 12, 0)) remain")
+            }
+            let dataStart = position + 8
+            let stored = UInt32(be32(dataStart + length))
+            let computed = bytes.withUnsafeBytes { raw in
+                Zlib.crc32(UnsafeRawBufferPointer(rebasing: raw[(position + 4)..<(dataStart + length)]))
+            }
+            guard stored == computed else { throw fail("chunk \(type) has a bad CRC (file is corrupt)") }
+            let data = bytes[dataStart..<(dataStart + length)]
+            position = dataStart + length + 4
+            switch type {
+            case "IHDR":
+                guard header == nil, length == 13 else { throw fail("malformed IHDR chunk") }
+                let width = be32(dataStart), height = be32(dataStart + 4)
+                let bitDepth = Int(data[dataStart + 8]), colorType = Int(data[dataStart + 9])
+                guard data[dataStart + 10] == 0, data[dataStart + 11] == 0 else {
+                    throw fail("unknown compression or filter method in IHDR")
+                }
+                guard data[dataStart + 12] == 0 else {
+                    throw fail("Adam7 interlaced PNG is not supported; save the depth image without interlacing")
+                }
+                guard colorType == 0 else {
+                    throw fail("PNG colour type \(colorType) is not supported; depth images must be grayscale")
+                }
+                guard bitDepth == 8 || bitDepth == 16 else {
+                    throw fail("grayscale bit depth \(bitDepth) is not supported (8 or 16 only)")
+                }
+                _ = try InputLimits.pixelCount(width: width, height: height, source: source)
+                header = (width, height, bitDepth)
+            case "IDAT":
+                guard header != nil else { throw fail("IDAT before IHDR") }
+                // Compressed data can't exceed the file, so this grows only with real bytes.
+                compressed.append(contentsOf: data)
+            case "IEND":
+                sawEnd = true
+            default:
+                // An unknown critical chunk (upper-case first letter) changes the meaning of the data.
+                if let first = typeBytes.first, first >= 0x41, first <= 0x5A, type != "PLTE" {
+                    throw fail("unknown critical chunk \(type)")
+                }
+            }
+        }
+        guard let header else { throw fail("no IHDR chunk") }
+        guard !compressed.isEmpty else { throw fail("no IDAT chunk") }
+        let bytesPerPixel = header.bitDepth / 8
+        let rowBytes = header.width * bytesPerPixel
+        let raw = try compressed.withUnsafeBufferPointer { (input) throws(InputError) in
+            try Zlib.inflate(UnsafeRawBufferPointer(input), expectedSize: header.height * (rowBytes + 1), source: source)
+        }
+        let count = header.width * header.height
+        var failure: InputError?
+        let samples = ContiguousArray<UInt16>(unsafeUninitializedCapacity: count) { out, initialized in
+            out.initialize(repeating: 0)
+            initialized = count
+            var previous = [UInt8](repeating: 0, count: rowBytes)
+            var current = [UInt8](repeating: 0, count: rowBytes)
+            raw.withUnsafeBufferPointer { raw in
+                for v in 0..<header.height {
+                    let start = v * (rowBytes + 1)
+                    let filter = raw[start]
+                    guard filter <= 4 else {
+                        failure = fail("row \(v) has unknown filter type \(filter)")
+                        return
+                    }
+                    current.withUnsafeMutableBufferPointer { cur in
+                        previous.withUnsafeBufferPointer { prev in
+                            PNGFilter.unfilter(type: filter, row: UnsafeBufferPointer(rebasing: raw[(start + 1)..<(start + 1 + rowBytes)]),
+                                               previous: prev, into: cur, bytesPerPixel: bytesPerPixel)
+                        }
+                        let base = v * header.width
+                        if bytesPerPixel == 2 {
+                            for u in 0..<header.width { out[base + u] = UInt16(cur[2 * u]) << 8 | UInt16(cur[2 * u + 1]) }
+                        } else {
+                            for u in 0..<header.width { out[base + u] = UInt16(cur[u]) }
+                        }
+                    }
+                    swap(&previous, &current)
+                }
+            }
+        }
+        if let failure { throw failure }
+        return GrayImage(checkedWidth: header.width, height: header.height, bitDepth: header.bitDepth, samples: samples)
+    }
+}
+
+/// PNG's five scanline filters (none, sub, up, average, Paeth).
+public enum PNGFilter: UInt8, Sendable, CaseIterable {
+    /// The row as it is.
+    case none = 0
+    /// Difference from the byte one pixel to the left.
+    case sub = 1
+    /// Difference from the byte above.
+    case up = 2
+    /// Difference from the mean of left and above.
+    case average = 3
+    /// Difference from the Paeth predictor of left, above and upper-left.
+    case paeth = 4
+
+    @inline(__always) static func paethPredictor(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let p = Int(a) + Int(b) - Int(c)
+        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+
+    /// Reconstructs a row: `into[i] = row[i] + predictor(into[i - bpp], previous[i], previous[i - bpp])`.
+    static func unfilter(type: UInt8, row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
+                         into out: UnsafeMutableBufferPointer<UInt8>, bytesPerPixel bpp: Int) {
+        let n = row.count
+        switch type {
+        case 1:
+            for i in 0..<n { out[i] = row[i] &+ (i >= bpp ? out[i - bpp] : 0) }
+        case 2:
+            for i in 0..<n { out[i] = row[i] &+ previous[i] }
+        case 3:
+            for i in 0..<n {
+                let left = i >= bpp ? Int(out[i - bpp]) : 0
+                out[i] = row[i] &+ UInt8((left + Int(previous[i])) / 2)
+            }
+        case 4:
+            for i in 0..<n {
+                let a = i >= bpp ? out[i - bpp] : 0, c = i >= bpp ? previous[i - bpp] : 0
+                out[i] = row[i] &+ paethPredictor(a, previous[i], c)
+            }
+        default:
+            for i in 0..<n { out[i] = row[i] }
+        }
+    }
+
+    /// Filters a row (the inverse of ``unfilter``): `out[i] = row[i] − predictor(row, previous)`.
+    func filter(row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
+                into out: UnsafeMutableBufferPointer<UInt8>, bytesPerPixel bpp: Int) {
+        for i in 0..<row.count {
+            let a = i >= bpp ? row[i - bpp] : 0, b = previous[i], c = i >= bpp ? previous[i - bpp] : 0
+            let predicted: UInt8
+            switch self {
+            case .none: predicted = 0
+            case .sub: predicted = a
+            case .up: predicted = b
+            case .average: predicted = UInt8((Int(a) + Int(b)) / 2)
+            case .paeth: predicted = Self.paethPredictor(a, b, c)
+            }
+            out[i] = row[i] &- predicted
+        }
+    }
+}
+
+/// Writes PNG images: 8-bit RGB and 16-bit grayscale, deflated with zlib, with a chosen row filter.
+public enum PNGWriter {
+    /// The PNG file's bytes for a 16-bit grayscale image.
+    public static func encode(_ image: GrayImage, filter: PNGFilter = .up) -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: image.samples.count * 2)
+        for (i, s) in image.samples.enumerated() {
+            raw[2 * i] = UInt8(s >> 8)
+            raw[2 * i + 1] = UInt8(s & 0xFF)
+        }
+        return encode(raw: raw, width: image.width, height: image.height, bitDepth: 16, colorType: 0, bytesPerPixel: 2, filter: filter)
+    }
+
+    /// The PNG file's bytes for an 8-bit RGB image.
+    public static func encode(_ image: RGBImage, filter: PNGFilter = .up) -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: image.pixels.count * 3)
+        for (i, p) in image.pixels.enumerated() {
+            raw[3 * i] = p.x
+            raw[3 * i + 1] = p.y
+            raw[3 * i + 2] = p.z
+        }
+        return encode(raw: raw, width: image.width, height: image.height, bitDepth: 8, colorType: 2, bytesPerPixel: 3, filter: filter)
+    }
+
+    /// Writes a 16-bit grayscale image to `path`.
+    public static func write(_ image: GrayImage, to path: String, filter: PNGFilter = .up) throws(InputError) {
+        try FileBytes.write(encode(image, filter: filter), to: path)
+    }
+
+    /// Writes an 8-bit RGB image to `path`.
+    public static func write(_ image: RGBImage, to path: String, filter: PNGFilter = .up) throws(InputError) {
+        try FileBytes.write(encode(image, filter: filter), to: path)
+    }
+
+    private static func encode(raw: [UInt8], width: Int, height: Int, bitDepth: UInt8, colorType: UInt8,
+                               bytesPerPixel: Int, filter: PNGFilter) -> [UInt8] {
+        let rowBytes = width * bytesPerPixel
+        var filtered = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        let zeros = [UInt8](repeating: 0, count: rowBytes)
+        raw.withUnsafeBufferPointer { raw in
+            filtered.withUnsafeMutableBufferPointer { out in
+                zeros.withUnsafeBufferPointer { zeros in
+                    for v in 0..<height {
+                        let row = UnsafeBufferPointer(rebasing: raw[(v * rowBytes)..<((v + 1) * rowBytes)])
+                        let previous = v == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[((v - 1) * rowBytes)..<(v * rowBytes)])
+                        let start = v * (rowBytes + 1)
+                        out[start] = filter.rawValue
+                        filter.filter(row: row, previous: previous,
+                                      into: UnsafeMutableBufferPointer(rebasing: out[(start + 1)..<(start + 1 + rowBytes)]),
+                                      bytesPerPixel: bytesPerPixel)
+                    }
+                }
+            }
+        }
+        var png = PNGDecoder.signature
+        func be32(_ value: Int) -> [UInt8] { [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) {
+            let body = Array(type.utf8) + data
+            png += be32(data.count) + body
+            png += be32(Int(body.withUnsafeBytes { Zlib.crc32($0) }))
+        }
+        chunk("IHDR", be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0])
+        let compressed = Zlib.deflate(filtered)
+        var offset = 0
+        repeat {  // IDAT chunks of at most 1 MiB keep every chunk length small
+            let end = min(offset + (1 << 20), compressed.count)
+            chunk("IDAT", Array(compressed[offset..<end]))
+            offset = end
+        } while offset < compressed.count
+        chunk("IEND", [])
+        return png
+    }
+}

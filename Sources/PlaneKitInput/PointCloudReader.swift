@@ -1,0 +1,74 @@
+import Foundation
+import PlaneKitGeometry
+
+/// The one entry point for reading a point cloud from a file of any supported format.
+public enum PointCloudReader {
+    /// The format of the file at `path`: its magic bytes when they are distinctive (a PNG
+    /// named `.tiff` is still read as PNG), otherwise its extension; an error when neither
+    /// identifies a supported format.
+    public static func format(ofPath path: String) throws(InputError) -> PointCloudFormat {
+        let (prefix, _) = try FileBytes.readPrefix(path, maximum: 16)
+        if let format = PointCloudFormat(magic: prefix[...]) { return format }
+        let ext = URL(fileURLWithPath: path).pathExtension
+        if let format = PointCloudFormat(extension: ext) { return format }
+        throw InputError(source: path, problem: "unknown format: extension '.\(ext)' and content not recognised (expected .pcd, .ply, .xyz/.txt, .pgm, .png or .tif/.tiff)")
+    }
+
+    /// The point cloud in the file at `path`. Depth images become organized clouds through the
+    /// intrinsics in `options`, or in a sidecar file beside the image (see ``CameraSidecar``).
+    public static func read(path: String, options: ReadOptions = .init()) throws(InputError) -> PointCloud {
+        let format = try format(ofPath: path)
+        switch format {
+        case .pcd: return try PCDReader.read(path: path)
+        case .ply: return try PLYReader.read(path: path)
+        case .xyz: return try XYZReader.read(path: path)
+        case .pgm, .png, .tiff:
+            let frame = try DepthImageReader.read(path: path, options: options)
+            guard let intrinsics = frame.intrinsics else {
+                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                let name = stem.hasSuffix("_depth") ? String(stem.dropLast(6)) : stem
+                throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass them (fx fy cx cy) or put \(name).xml or \(name).json beside the image")
+            }
+            return frame.image.pointCloud(intrinsics: intrinsics)
+        }
+    }
+}
+
+/// Reads depth images (PGM, PNG, TIFF) into metres, with the camera intrinsics from the caller or
+/// a sidecar file.
+public enum DepthImageReader {
+    /// The raw samples of the depth image at `path`.
+    public static func readRaw(path: String) throws(InputError) -> GrayImage {
+        let bytes = try FileBytes.read(path)
+        let format = PointCloudFormat(magic: bytes.prefix(16))
+            ?? PointCloudFormat(extension: URL(fileURLWithPath: path).pathExtension)
+        switch format {
+        case .pgm: return try PGMDecoder.decode(bytes, source: path)
+        case .png: return try PNGDecoder.decode(bytes, source: path)
+        case .tiff: return try TIFFDecoder.decode(bytes, source: path)
+        default: throw InputError(source: path, problem: "not a depth image (expected PGM, PNG or TIFF)")
+        }
+    }
+
+    /// The depth image at `path` in metres and its intrinsics (nil when neither `options` nor a
+    /// sidecar gives them). The scale is `options.depthScale`, else the sidecar's, else
+    /// ``ReadOptions/defaultDepthScale``.
+    public static func read(path: String, options: ReadOptions = .init()) throws(InputError)
+        -> (image: DepthImage, intrinsics: PinholeIntrinsics?) {
+        let raw = try readRaw(path: path)
+        let sidecar = try CameraSidecar.find(besideImage: path)
+        let scale = options.depthScale ?? sidecar?.depthScale ?? ReadOptions.defaultDepthScale
+        guard scale > 0, scale.isFinite else {
+            throw InputError(source: sidecar?.path ?? path, problem: "depth scale \(scale) is not a positive finite number")
+        }
+        var intrinsics: PinholeIntrinsics?
+        if let given = options.intrinsics {
+            // Focal lengths and principal point come from the caller; the size is the image's.
+            intrinsics = PinholeIntrinsics(fx: given.fx, fy: given.fy, cx: given.cx, cy: given.cy,
+                                           width: raw.width, height: raw.height)
+        } else if let sidecar {
+            intrinsics = try sidecar.intrinsics(width: raw.width, height: raw.height)
+        }
+        return (DepthImage(raw, scale: scale), intrinsics)
+    }
+}

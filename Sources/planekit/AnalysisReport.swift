@@ -1,0 +1,42 @@
+import Foundation
+import PlaneKit
+
+/// What `analyze` found in one file, in the shape `--json` prints.
+struct AnalysisReport: Encodable {
+    /// The path that was read.
+    let file: String
+    /// Points per row.
+    let width: Int
+    /// Rows (1 for an unorganized cloud).
+    let height: Int
+    /// Whether the cloud has an image layout.
+    let organized: Bool
+    /// Points with finite coordinates.
+    let validPoints: Int
+    /// The up direction used for alignment and classification.
+    let up: SIMD3<Float>
+    /// Detection time in milliseconds (reading excluded).
+    let milliseconds: Double
+    /// The planes, largest first; plane k has label k in the label image.
+    let planes: [DetectedPlane]
+
+    init(file: String, cloud: PointCloud, result: PlaneDetectionResult, up: SIMD3<Float>, elapsed: Duration) {
+        self.file = file
+        width = cloud.width
+        height = cloud.height
+        organized = cloud.isOrganized
+        validPoints = cloud.finiteCount
+        self.up = up
+        milliseconds = elapsed.milliseconds
+        planes = result.planes
+    }
+}
+
+/// JSON text with stable key order, so output diffs cleanly.
+enum JSONOutput {
+    static func string<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The `planekit` command: plane detection, ray casting and placement from the shell.
+@main
+struct PlaneKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "planekit",
+        abstract: "Find planes in point clouds and depth frames, cast rays against them, place objects on them.",
+        discussion: """
+            Every command reads files PlaneKit knows (PCD ascii/binary/binary_compressed, PLY, \
+            x y z text, 16-bit PGM/PNG/TIFF depth images with intrinsics) and writes a readable \
+            table or, with --json, machine-readable output.
+
+            Examples:
+              planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
+              planekit analyze --json --labels labels.pgm --png planes.png frame.pcd
+              planekit synth --seed 7 --output room.pcd --labels room-labels.pgm
+              planekit bench --runs 30
+            """,
+        subcommands: [Synth.self])
+}

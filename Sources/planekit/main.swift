@@ -1,3 +1,0 @@
-import PlaneKit
-import PCLBridge
-print("planekit, PCL", String(cString: pk_pcl_version()))

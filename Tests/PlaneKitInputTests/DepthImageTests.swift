@@ -1,0 +1,99 @@
+import Testing
+import Foundation
+import PlaneKitGeometry
+@testable import PlaneKitInput
+import PlaneKitTestSupport
+
+struct DepthImageTests {
+    /// A 4×3 depth image in millimetres with two holes.
+    static let raw: ContiguousArray<UInt16> = [1000, 0, 1200, 1300, 900, 950, 0, 1000, 2000, 2100, 2200, 2300]
+
+    @Test func pointCloudUnprojectsAndMarksHoles() throws {
+        let image = DepthImage(try GrayImage(width: 4, height: 3, samples: Self.raw), scale: 0.001)
+        #expect(image[2, 0] == Float(1200) * 0.001 && image[1, 0] == 0)
+        let k = try #require(PinholeIntrinsics(fx: 500, fy: 400, cx: 1.5, cy: 1, width: 4, height: 3))
+        let cloud = image.pointCloud(intrinsics: k)
+        #expect(cloud.width == 4 && cloud.height == 3 && cloud.intrinsics == k)
+        #expect(cloud.finiteCount == 10 && cloud[1, 0].x.isNaN && cloud[2, 1].z.isNaN)
+        let z = Float(2300) * 0.001
+        #expect(cloud[3, 2] == SIMD3((3 - 1.5) / 500 * z, (2 - 1) / 400 * z, z))
+        #expect(cloud[0, 1] == SIMD3((0 - 1.5) / 500 * (Float(900) * 0.001), 0, Float(900) * 0.001))
+    }
+
+    @Test func jsonSidecarBesidePNG() throws {
+        let directory = try SharedData.temporaryDirectory("planekit-input")
+        let image = try GrayImage(width: 4, height: 3, samples: Self.raw)
+        let path = directory.appendingPathComponent("room_depth.png").path
+        try PNGWriter.write(image, to: path)
+        try Data(#"{"fx": 500, "fy": 510, "cx": 2, "cy": 1, "depthScale": 0.0002}"#.utf8)
+            .write(to: directory.appendingPathComponent("room.json"))
+        let cloud = try PointCloudReader.read(path: path)
+        #expect(cloud.intrinsics == PinholeIntrinsics(fx: 500, fy: 510, cx: 2, cy: 1, width: 4, height: 3))
+        let z = Float(2000) * 0.0002
+        #expect(cloud[0, 2] == SIMD3(-2 / 500 * z, 1 / 510 * z, z))
+        // The caller's scale and intrinsics win over the sidecar's.
+        let k = PinholeIntrinsics.kinect(width: 4, height: 3)
+        let overridden = try PointCloudReader.read(path: path, options: ReadOptions(intrinsics: k, depthScale: 0.001))
+        #expect(overridden.intrinsics == k && overridden[0, 2].z == 2)
+        // Intrinsics for another image size are refused.
+        #expect(readError(path, options: ReadOptions(intrinsics: .kinect()))?.problem.contains("640×480") == true)
+    }
+
+    @Test func xmlSidecarNamedLikeTheImageBesidePGM() throws {
+        let directory = try SharedData.temporaryDirectory("planekit-input")
+        let path = directory.appendingPathComponent("scan_depth.pgm").path
+        try PGMWriter.write(try GrayImage(width: 4, height: 3, samples: Self.raw), to: path)
+        let xml = """
+        <?xml version="1.0"?>
+        <!-- sensor: <rgb> comes first -->
+        <camera model="test &amp; co">
+          <rgb><focal_length_x>1</focal_length_x></rgb>
+          <depth units='mm'>
+            <focal_length_x> 600 </focal_length_x><focal_length_y>610</focal_length_y>
+            <principal_point_x><![CDATA[1.5]]></principal_point_x>
+            <principal_point_y>1</principal_point_y>
+            <note/>
+          </depth>
+        </camera>
+        """
+        try Data(xml.utf8).write(to: directory.appendingPathComponent("scan_depth.xml"))
+        let cloud = try PointCloudReader.read(path: path)
+        #expect(cloud.intrinsics == PinholeIntrinsics(fx: 600, fy: 610, cx: 1.5, cy: 1, width: 4, height: 3))
+        #expect(cloud[3, 2].z == Float(2300) * 0.001)  // no z factor: the default scale
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/pcl"))
+    func realSidecar() throws {
+        let sidecar = try CameraSidecar.read(path: SharedData.path("pcl/depth/frame_20121214T142255.814212.xml"))
+        #expect(sidecar.fx == 525 && sidecar.fy == 525 && sidecar.cx == 320 && sidecar.cy == 240 && sidecar.depthScale == 0.001)
+        let found = try CameraSidecar.find(besideImage: SharedData.path("pcl/depth/frame_20121214T142255.814212_depth.tiff"))
+        #expect(found == sidecar)
+    }
+
+    @Test func badSidecars() throws {
+        func problem(_ text: String, _ ext: String) throws -> String? {
+            let path = try TestFiles.write(Array(text.utf8), name: "cam.\(ext)")
+            do { _ = try CameraSidecar.read(path: path); return nil } catch { return error.problem }
+        }
+        #expect(try problem("<rgb><focal_length_x>5</focal_length_x></rgb>", "xml") == "no <depth> section")
+        #expect(try problem("<depth><focal_length_x>5</focal_length_x>", "xml")?.contains("never closed") == true)
+        #expect(try problem("<depth><focal_length_x>abc</focal_length_x></depth>", "xml")?.contains("not a finite number") == true)
+        #expect(try problem("<depth><focal_length_x>5</focal_length_x></depth>", "xml") == "<depth> has no <focal_length_y>")
+        #expect(try problem(#"{"fx": 1, "fy": 1, "cx": 0}"#, "json") == #"missing "cy""#)
+        #expect(try problem(#"{"fx": "a"}"#, "json") == #""fx" is not a finite number"#)
+        #expect(try problem("{", "json")?.hasPrefix("not valid JSON") == true)
+    }
+
+    @Test func formatByMagicThenExtension() throws {
+        let png = PNGWriter.encode(try GrayImage(width: 4, height: 3, samples: Self.raw))
+        let misnamed = try TestFiles.write(png, name: "really_a_png.tiff")
+        #expect(try PointCloudReader.format(ofPath: misnamed) == .png)
+        let cloud = try PointCloudReader.read(path: misnamed, options: ReadOptions(intrinsics: .kinect(width: 4, height: 3)))
+        #expect(cloud.finiteCount == 10)
+        let unknown = try TestFiles.write(Array("1 2 3\n".utf8), name: "points.dat")
+        #expect(readError(unknown)?.problem.contains("unknown format") == true)
+        #expect(try PointCloudReader.format(ofPath: TestFiles.write(Array("1 2 3\n".utf8), name: "p.TXT")) == .xyz)
+        let truncatedPGM = try TestFiles.write(Array("P5\n4 3\n65535\n".utf8) + [1, 2, 3], name: "t.pgm")
+        #expect(readError(truncatedPGM, options: ReadOptions(intrinsics: .kinect(width: 4, height: 3)))?.problem.contains("truncated") == true)
+    }
+}
