@@ -29,7 +29,9 @@ public enum PointCloudReader {
                 let name = stem.hasSuffix("_depth") ? String(stem.dropLast(6)) : stem
                 throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass them (fx fy cx cy) or put \(name).xml or \(name).json beside the image")
             }
-            return frame.image.pointCloud(intrinsics: intrinsics)
+            var cloud = frame.image.pointCloud(intrinsics: intrinsics)
+            cloud.sensorPose = frame.pose ?? .identity
+            return cloud
         }
     }
 }
@@ -54,7 +56,7 @@ public enum DepthImageReader {
     /// sidecar gives them). The scale is `options.depthScale`, else the sidecar's, else
     /// ``ReadOptions/defaultDepthScale``.
     public static func read(path: String, options: ReadOptions = .init()) throws(InputError)
-        -> (image: DepthImage, intrinsics: PinholeIntrinsics?) {
+        -> (image: DepthImage, intrinsics: PinholeIntrinsics?, pose: Transform?) {
         let raw = try readRaw(path: path)
         let sidecar = try CameraSidecar.find(besideImage: path)
         let scale = options.depthScale ?? sidecar?.depthScale ?? ReadOptions.defaultDepthScale
@@ -69,6 +71,6 @@ public enum DepthImageReader {
         } else if let sidecar {
             intrinsics = try sidecar.intrinsics(width: raw.width, height: raw.height)
         }
-        return (DepthImage(raw, scale: scale), intrinsics)
+        return (DepthImage(raw, scale: scale), intrinsics, sidecar?.pose)
     }
 }

@@ -32,7 +32,7 @@ struct Synth: ParsableCommand {
     @Option(name: .customLong("output"), help: ArgumentHelp("Write the organized cloud as binary PCD.", valueName: "OUT.pcd"))
     var pcdPath: String?
 
-    @Option(name: .customLong("depth"), help: ArgumentHelp("Write a 16-bit depth PNG (mm) and OUT.json intrinsics beside it.", valueName: "OUT.png"))
+    @Option(name: .customLong("depth"), help: ArgumentHelp("Write a 16-bit depth PNG (mm) and OUT.json (intrinsics, pose) beside it.", valueName: "OUT.png"))
     var depthPath: String?
 
     @Option(name: .customLong("labels"), help: ArgumentHelp("Write the true label image as 16-bit PGM (0 = no plane).", valueName: "OUT.pgm"))
@@ -73,7 +73,8 @@ struct Synth: ParsableCommand {
         })
         try PNGWriter.write(try GrayImage(width: frame.width, height: frame.height, bitDepth: 16, samples: millimetres), to: path)
         let k = frame.intrinsics
-        let sidecar = "{\"fx\": \(k.fx), \"fy\": \(k.fy), \"cx\": \(k.cx), \"cy\": \(k.cy), \"depthScale\": 0.001}\n"
+        let pose = frame.pose.columnMajor.map { "\($0)" }.joined(separator: ", ")
+        let sidecar = "{\"fx\": \(k.fx), \"fy\": \(k.fy), \"cx\": \(k.cx), \"cy\": \(k.cy), \"depthScale\": 0.001,\n \"pose\": [\(pose)]}\n"
         let sidecarPath = (path as NSString).deletingPathExtension + ".json"
         try Data(sidecar.utf8).write(to: URL(fileURLWithPath: sidecarPath))
     }

@@ -35,8 +35,29 @@ struct DepthImageTests {
         let k = PinholeIntrinsics.kinect(width: 4, height: 3)
         let overridden = try PointCloudReader.read(path: path, options: ReadOptions(intrinsics: k, depthScale: 0.001))
         #expect(overridden.intrinsics == k && overridden[0, 2].z == 2)
-        // Intrinsics for another image size are refused.
-        #expect(readError(path, options: ReadOptions(intrinsics: .kinect()))?.problem.contains("640×480") == true)
+        // The caller's focal lengths and principal point are used; the size is the image's.
+        let resized = try PointCloudReader.read(path: path, options: ReadOptions(intrinsics: .kinect()))
+        #expect(resized.intrinsics == PinholeIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5, width: 4, height: 3))
+        #expect(cloud.sensorPose == .identity)
+    }
+
+    @Test func jsonSidecarPoseBecomesTheSensorPose() throws {
+        let directory = try SharedData.temporaryDirectory("planekit-input")
+        let path = directory.appendingPathComponent("posed.png").path
+        try PNGWriter.write(try GrayImage(width: 4, height: 3, samples: Self.raw), to: path)
+        // A camera 1.5 m up, rotated 90° about +Y: its X axis is world −Z, its Z axis world +X.
+        let sidecar = #"{"fx": 500, "fy": 500, "cx": 2, "cy": 1, "pose": [0,0,-1,0, 0,1,0,0, 1,0,0,0, 0,1.5,0,1]}"#
+        try Data(sidecar.utf8).write(to: directory.appendingPathComponent("posed.json"))
+        let cloud = try PointCloudReader.read(path: path)
+        #expect(cloud.sensorPose.translation == SIMD3(0, 1.5, 0))
+        #expect(cloud.sensorPose.apply(toDirection: SIMD3(1, 0, 0)) == SIMD3(0, 0, -1))
+        // World +Y up seen from this camera is its own +Y.
+        #expect(cloud.defaultUp == SIMD3(0, 1, 0))
+        // A pose that is not rigid is refused with the sidecar named.
+        try Data(#"{"fx": 500, "fy": 500, "cx": 2, "cy": 1, "pose": [2,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}"#.utf8)
+            .write(to: directory.appendingPathComponent("posed.json"))
+        let error = readError(path)
+        #expect(error?.source.hasSuffix("posed.json") == true && error?.problem.contains("rigid") == true)
     }
 
     @Test func xmlSidecarNamedLikeTheImageBesidePGM() throws {
