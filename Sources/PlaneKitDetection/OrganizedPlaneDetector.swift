@@ -53,6 +53,11 @@ public struct OrganizedPlaneDetector: Sendable {
         public var regionRMSFactor: Float = 1.5
         /// Adjacent regions whose normals are within this angle (rad) may merge.
         public var mergeAngle: Float = 6 * .pi / 180
+        /// Systematic depth error (m) tolerated when merging regions into one plane: two parts
+        /// of one surface may lie this far apart, and their union may have half this RMS
+        /// residual, whatever the noise model says. Real depth sensors warp their depth maps by
+        /// up to about a centimetre.
+        public var mergeTolerance: Float = 0.02
         /// A pixel joins a plane when within this many σ (at its depth) of it.
         public var pixelDistanceFactor: Float = 3
         /// The up direction (against gravity) in the cloud's coordinates; camera +Y is down.
@@ -87,6 +92,7 @@ public struct OrganizedPlaneDetector: Sendable {
                                   (pixelDistanceFactor, "pixel distance factor")] {
                 try check(value > 0 && value.isFinite, "\(name) must be positive and finite")
             }
+            try check(mergeTolerance >= 0 && mergeTolerance.isFinite, "merge tolerance must be non-negative and finite")
             try check(up.isFinite && up.length > 1e-6, "the up direction must be a finite non-zero vector")
             try check(maximumDescribedPoints >= 16, "at least 16 points must be described")
             try check(outlineGridSide >= 8 && outlineGridSide <= 4096, "the outline grid side must be 8…4096 cells")

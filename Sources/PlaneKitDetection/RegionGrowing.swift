@@ -40,11 +40,12 @@ struct CellRegion {
         return Float(noise / (Double(moments.count).squareRoot() * max(fit.middleEigenvalue.squareRoot(), 1e-9)))
     }
 
-    /// `true` when the points fit the plane as well as sensor noise allows.
-    func isFlat(factor: Float) -> Bool {
+    /// `true` when the points fit the plane as well as sensor noise allows (RMS residual at
+    /// most `factor` times the expected noise, or at most `floor`).
+    func isFlat(factor: Float, floor: Float = 0) -> Bool {
         guard let fit = FastPlaneFit(moments, noise: noise) else { return false }
         let expected = expectedSquaredNoise / Double(moments.count)
-        return fit.meanSquaredError <= Double(factor * factor) * expected
+        return fit.meanSquaredError <= max(Double(factor * factor) * expected, Double(floor * floor))
     }
 }
 
@@ -222,14 +223,16 @@ struct RegionGrowing {
         let (large, small) = a.moments.count >= b.moments.count ? (a, b) : (b, a)
         let angle = min(c.maximumGrowAngle, max(c.mergeAngle, 4 * small.normalSigma))
         guard dot(a.plane.normal, b.plane.normal) >= cos(angle) else { return false }
-        guard abs(large.plane.signedDistance(to: small.centroid)) <= c.growDistanceFactor * small.sigma(c.noise) else {
-            return false
-        }
+        // Real sensors add systematic depth errors (the depth map's own distortion, a table's
+        // warp) of up to about a centimetre, more than their noise near the sensor; merging
+        // tolerates ``mergeTolerance`` of them.
+        let reach = max(c.growDistanceFactor * small.sigma(c.noise), c.mergeTolerance)
+        guard abs(large.plane.signedDistance(to: small.centroid)) <= reach else { return false }
         var union = a
         union.moments.merge(b.moments)
         union.noise += b.noise
         union.expectedSquaredNoise += b.expectedSquaredNoise
-        return union.isFlat(factor: c.regionRMSFactor)
+        return union.isFlat(factor: c.regionRMSFactor, floor: c.mergeTolerance / 2)
     }
 
     /// Merges coplanar regions that are not adjacent but separated only by something in front
