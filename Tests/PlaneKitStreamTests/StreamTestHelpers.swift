@@ -1,3 +1,4 @@
+import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
 @testable import PlaneKitStream
@@ -36,7 +37,7 @@ struct SyntheticPayloadSource: ByteSource {
         if n > 0 { return n }
         if zeros > 0 {
             let k = min(zeros, buffer.count)
-            buffer.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: k)
+            memset(buffer.baseAddress!, 0, k)
             zeros -= k
             return k
         }
