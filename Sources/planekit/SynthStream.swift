@@ -60,8 +60,10 @@ struct SynthStream {
             cloud.points.withUnsafeBufferPointer { points in
                 for i in points.indices {
                     let z = points[i].z
-                    // NaN fails the comparison, so holes become 0.
-                    out[i] = z > 0 ? UInt16(clamping: Int((min(z, 65.535) * 1000).rounded())) : 0
+                    // NaN fails the comparison, so holes become 0. Adding 0.5 and truncating
+                    // rounds to the nearest millimetre without rounded()'s libm call (a value
+                    // within a float step below a tie may round up, which no one can see).
+                    out[i] = z > 0 ? UInt16(min(z, 65.535) * 1000 + 0.5) : 0
                 }
             }
         }
