@@ -13,6 +13,10 @@ public struct FrameDecoder: Sendable {
     /// `(u − cx) / fx` per column and `(v − cy) / fy` per row for ``cachedIntrinsics``.
     private var columnRays = ContiguousArray<Float>(), rowRays = ContiguousArray<Float>()
     private var cachedIntrinsics: PinholeIntrinsics?
+    /// Metres for every `depth16` sample at ``cachedScale``, NaN for 0 and for samples whose
+    /// depth would not be finite: the hot loop then needs neither a conversion nor a branch.
+    private var depthTable = ContiguousArray<Float>()
+    private var cachedScale: Float?
 
     /// A decoder with no storage yet.
     public init() {}
@@ -46,24 +50,27 @@ public struct FrameDecoder: Sendable {
         if let intrinsics = frame.intrinsics, frame.encoding.isDepth {
             prepareRays(for: intrinsics, width: frame.width, height: frame.height)
         }
-        let width = frame.width, height = frame.height, scale = frame.depthScale
+        if frame.encoding == .depth16 { prepareDepthTable(scale: frame.depthScale) }
+        let width = frame.width, height = frame.height
         let hole = SIMD3<Float>(repeating: .nan)
         points.withUnsafeMutableBufferPointer { out in
             frame.payload.withUnsafeBytes { raw in
                 switch frame.encoding {
                 case .depth16:
+                    // A hole's depth is NaN, and NaN times anything is NaN: every point is
+                    // computed the same way, without a branch.
                     columnRays.withUnsafeBufferPointer { xs in
-                        rowRays.withUnsafeBufferPointer { ys in
-                            for v in 0..<height {
-                                let y = ys[v], row = v * width
-                                for u in 0..<width {
-                                    let sample = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * (row + u), as: UInt16.self))
-                                    let z = Float(sample) * scale
-                                    out[row + u] = z > 0 && z < .infinity ? SIMD3(xs[u] * z, y * z, z) : hole
-                                }
+                    rowRays.withUnsafeBufferPointer { ys in
+                    depthTable.withUnsafeBufferPointer { metres in
+                        for v in 0..<height {
+                            let y = ys[v], row = v * width
+                            for u in 0..<width {
+                                let sample = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * (row + u), as: UInt16.self))
+                                let z = metres[Int(sample)]
+                                out[row + u] = SIMD3(xs[u] * z, y * z, z)
                             }
                         }
-                    }
+                    }}}
                 case .depth32f:
                     columnRays.withUnsafeBufferPointer { xs in
                         rowRays.withUnsafeBufferPointer { ys in
@@ -71,8 +78,9 @@ public struct FrameDecoder: Sendable {
                                 let y = ys[v], row = v * width
                                 for u in 0..<width {
                                     let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * (row + u), as: UInt32.self))
-                                    let z = Float(bitPattern: bits)
-                                    out[row + u] = z > 0 && z < .infinity ? SIMD3(xs[u] * z, y * z, z) : hole
+                                    let depth = Float(bitPattern: bits)
+                                    let z = depth > 0 && depth < .infinity ? depth : Float.nan
+                                    out[row + u] = SIMD3(xs[u] * z, y * z, z)
                                 }
                             }
                         }
@@ -92,6 +100,16 @@ public struct FrameDecoder: Sendable {
         // The sizes match by construction, so this cannot throw.
         return (try? PointCloud(width: width, height: height, points: points, intrinsics: frame.intrinsics,
                                 sensorPose: frame.pose)) ?? PointCloud(unorganized: [])
+    }
+
+    /// Fills the sample-to-metres table for `scale` unless it is cached.
+    private mutating func prepareDepthTable(scale: Float) {
+        guard cachedScale != scale else { return }
+        depthTable = ContiguousArray((0...Int(UInt16.max)).map { sample -> Float in
+            let z = Float(sample) * scale
+            return z > 0 && z < .infinity ? z : .nan
+        })
+        cachedScale = scale
     }
 
     /// Fills the per-column and per-row ray components for `intrinsics` unless they are cached.
