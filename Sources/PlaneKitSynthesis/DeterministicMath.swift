@@ -41,6 +41,27 @@ enum DeterministicMath {
         return Double(e) * 0.6931471805599453 + 2 * s * p
     }
 
+    /// e to the power `x` (0 below −745, +∞ above 709.78), by `x = k·ln 2 + r` with |r| ≤ ln 2 / 2
+    /// and the Taylor series of e^r to r¹⁸ (within a few ulp), scaled by 2^k exactly.
+    static func exp(_ x: Double) -> Double {
+        guard x.isFinite else { return x.isNaN ? .nan : (x > 0 ? .infinity : 0) }
+        if x > 709.78 { return .infinity }
+        if x < -745.2 { return 0 }
+        let k = (x * 1.4426950408889634).rounded()
+        // ln 2 split in two parts, the first with trailing zero bits so that k times it is
+        // exact, so that r keeps its precision (Cody–Waite, fdlibm's constants).
+        let r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10
+        var term = 1.0, sum = 1.0
+        for n in 1...18 {
+            term *= r / Double(n)
+            sum += term
+        }
+        // 2^k in two steps, so that results near the ends of the range neither overflow nor
+        // lose bits in a subnormal scale factor.
+        let k1 = Int(k) / 2, k2 = Int(k) - Int(k) / 2
+        return sum * Double(sign: .plus, exponent: k1, significand: 1) * Double(sign: .plus, exponent: k2, significand: 1)
+    }
+
     /// Sine of `x` radians (accurate to about 1e-15 for |x| up to a few thousand).
     static func sin(_ x: Double) -> Double {
         let (r, quadrant) = reduce(x)

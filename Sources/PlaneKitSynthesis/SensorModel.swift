@@ -90,8 +90,22 @@ public struct SensorModel: Sendable, Hashable, Codable {
     public func quantise(depth z: Float, focalLength f: Float) -> Float {
         guard disparityStep > 0, z > 0 else { return z }
         let bf = baseline * f
-        let steps = (bf / z / disparityStep).rounded()
+        let steps = SensorModel.roundedHalfAwayFromZero(bf / z / disparityStep)
         return steps > 0 ? bf / (steps * disparityStep) : .nan
+    }
+
+    /// `x.rounded()` (to nearest, ties away from zero), without the libm call that `rounded()`
+    /// compiles to on baseline x86-64: truncation to an integer is one instruction and exact
+    /// here, and the remainder `x − trunc(x)` is exact too, so the result is the same bits.
+    @inline(__always)
+    static func roundedHalfAwayFromZero(_ x: Float) -> Float {
+        guard abs(x) < 0x1p23 else { return x.rounded() }
+        let t = Float(Int32(x))
+        let d = x - t
+        if d >= 0.5 { return t + 1 }
+        if d <= -0.5 { return t - 1 }
+        // Keep the sign of a zero result (−0.3 rounds to −0, as rounded() gives).
+        return t == 0 ? Float(signOf: x, magnitudeOf: 0) : t
     }
 
     /// `true` when this model changes nothing (no holes, no noise, no quantisation).

@@ -45,6 +45,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
         let checkEdges = sensor.discontinuityRelativeJump < .infinity && sensor.discontinuityDropProbability > 0
         let noisy = sensor.noiseConstant != 0 || sensor.noiseQuadratic != 0
         let quantised = sensor.disparityStep > 0
+        let ziggurat = ZigguratTables.shared
 
         hits.depth.withUnsafeBufferPointer { depth in
         hits.surface.withUnsafeBufferPointer { surface in
@@ -73,7 +74,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
                         && random.nextUnit() < Double(sensor.discontinuityDropProbability) { continue }
                     if sensor.dropoutRate > 0 && random.nextUnit() < Double(sensor.dropoutRate) { continue }
                     var measured = z
-                    if noisy { measured += sensor.depthSigma(atDepth: z) * Float(random.gaussian()) }
+                    if noisy { measured += sensor.depthSigma(atDepth: z) * Float(random.zigguratGaussian(ziggurat)) }
                     if quantised { measured = sensor.quantise(depth: measured, focalLength: fx) }
                     guard measured > 0, measured.isFinite else { continue }
                     points[i] = measured * ray

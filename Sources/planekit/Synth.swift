@@ -18,9 +18,15 @@ struct Synth: ParsableCommand {
             true label image as 16-bit PGM, and the true planes as JSON. With no output option \
             it prints a summary of the true planes.
 
+            With --frames N it writes a stream instead (docs/stream-format.md): the camera walks \
+            a smooth loop through the room and each of the N frames becomes a depth16 record \
+            (millimetres) with its pose and timestamp; --taps K adds K tap records spread over \
+            the sequence, each at a pixel that sees a floor, table or box top.
+
             Examples:
               planekit synth --seed 7 --output room.pcd --labels room-truth.pgm
               planekit synth --seed 7 --depth room.png && planekit analyze room.png
+              planekit synth --frames 120 --taps 3 | planekit stream
             """)
 
     @Option(help: "Seed of the room, camera pose and noise.")
@@ -41,7 +47,37 @@ struct Synth: ParsableCommand {
     @Option(name: .customLong("truth"), help: ArgumentHelp("Write the true planes (camera and world frame) as JSON.", valueName: "OUT.json"))
     var truthPath: String?
 
+    @Option(help: "Write a stream of this many frames of a moving camera instead of a single frame.")
+    var frames: Int?
+
+    @Option(help: "With --frames: how many tap records to spread over the stream.")
+    var taps: Int = 0
+
+    @Option(help: "With --frames: frames per second (timestamps and camera speed).")
+    var fps: Double = 30
+
+    @Option(name: .customLong("stream-output"), help: ArgumentHelp("With --frames: write the stream to a file instead of stdout.", valueName: "FILE"))
+    var streamPath: String?
+
+    mutating func validate() throws {
+        guard let frames else {
+            if taps != 0 || streamPath != nil { throw ValidationError("--taps and --stream-output need --frames") }
+            return
+        }
+        guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        guard taps >= 0 else { throw ValidationError("--taps must not be negative, got \(taps)") }
+        guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be a positive number, got \(fps)") }
+        if pcdPath != nil || depthPath != nil || labelsPath != nil || truthPath != nil {
+            throw ValidationError("--frames writes a stream; --output, --depth, --labels and --truth are for single frames")
+        }
+    }
+
     mutating func run() throws {
+        if let frames {
+            let stream = SynthStream(seed: seed, frameCount: frames, tapCount: taps, fps: fps, sensor: ideal ? .ideal : .kinect)
+            try stream.write(to: try StreamOutput.open(streamPath))
+            return
+        }
         let frame = SyntheticFrame(seed: seed, sensor: ideal ? .ideal : .kinect)
         if let pcdPath {
             try PCDWriter.write(frame.cloud, to: pcdPath)

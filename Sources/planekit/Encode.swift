@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import PlaneKit
+
+/// `planekit encode`: point-cloud files and depth images into a frame stream.
+struct Encode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn point-cloud files and depth images into a frame stream on stdout.",
+        discussion: """
+            Each file becomes one frame record of the stream format (docs/stream-format.md): \
+            16-bit depth images (PGM, PNG, TIFF, with intrinsics from --intrinsics or a sidecar \
+            file) become depth16 frames with their raw samples and depth scale; organized clouds \
+            (PCD, PLY) become xyz32f frames, with the PCD's VIEWPOINT as the pose. Unorganized \
+            clouds cannot be frames and are reported. A file that cannot be read gives one line \
+            on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line.
+
+            Examples:
+              planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
+              ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
+            """)
+
+    @Argument(help: "Files to encode, in order (none or -: read paths from stdin).")
+    var files: [String] = []
+
+    @OptionGroup var depthOptions: DepthImageOptions
+
+    @Option(help: "Frames per second for the timestamps (frame i has t = i / fps).")
+    var fps: Double = 30
+
+    @Option(help: ArgumentHelp("World-from-camera pose for every frame, 16 numbers column-major, overriding the file's.",
+                               valueName: "m0,m1,…,m15"))
+    var pose: String?
+
+    @Option(name: .customLong("output"), help: ArgumentHelp("Write the stream to a file instead of stdout.", valueName: "FILE"))
+    var outputPath: String?
+
+    mutating func validate() throws {
+        guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be a positive number, got \(fps)") }
+        _ = try parsedPose()
+        _ = try depthOptions.readOptions()
+    }
+
+    /// The `--pose` transform, nil when not given.
+    func parsedPose() throws -> Transform? {
+        guard let pose else { return nil }
+        let numbers = pose.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 16, let transform = Transform(columnMajor: numbers) else {
+            throw ValidationError("--pose needs 16 comma-separated numbers of a rigid transform, column-major; got '\(pose)'")
+        }
+        return transform
+    }
+
+    mutating func run() throws {
+        let options = try depthOptions.readOptions()
+        let poseOverride = try parsedPose()
+        let paths = files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" }
+        let sink = try StreamOutput.open(outputPath)
+        var writer = StreamRecordWriter(sink: sink)
+        var progress = ProgressBar(total: paths.count, label: "encode")
+        var written = 0, failed = 0
+        for (index, path) in paths.enumerated() {
+            progress.update(index)
+            do {
+                let frame = try Encode.frame(path: path, options: options, timestamp: Double(written) / fps, pose: poseOverride)
+                try writer.write(.frame(frame))
+                written += 1
+            } catch let error as InputError {
+                progress.finish()
+                Diagnostics.warn(error.description)
+                failed += 1
+            }
+        }
+        progress.update(paths.count)
+        progress.finish()
+        try writer.flush()
+        // Every readable file was written; the exit status still says that some were not.
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Non-empty lines of stdin, trimmed.
+    static func pathsFromStandardInput() -> [String] {
+        var paths: [String] = []
+        while let line = readLine() {
+            let path = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !path.isEmpty { paths.append(path) }
+        }
+        return paths
+    }
+
+    /// The frame for one file: depth images keep their raw 16-bit samples, organized clouds
+    /// become xyz32f.
+    static func frame(path: String, options: ReadOptions, timestamp: Double, pose: Transform?) throws(InputError) -> StreamFrame {
+        switch try PointCloudReader.format(ofPath: path) {
+        case .pgm, .png, .tiff:
+            let raw = try DepthImageReader.readRaw(path: path)
+            let sidecar = try CameraSidecar.find(besideImage: path)
+            let scale = options.depthScale ?? sidecar?.depthScale ?? ReadOptions.defaultDepthScale
+            guard scale > 0, scale.isFinite else {
+                throw InputError(source: sidecar?.path ?? path, problem: "depth scale \(scale) is not a positive finite number")
+            }
+            let intrinsics: PinholeIntrinsics
+            if let given = options.intrinsics,
+               let k = PinholeIntrinsics(fx: given.fx, fy: given.fy, cx: given.cx, cy: given.cy, width: raw.width, height: raw.height) {
+                intrinsics = k
+            } else if let sidecar {
+                intrinsics = try sidecar.intrinsics(width: raw.width, height: raw.height)
+            } else {
+                throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass --intrinsics fx,fy,cx,cy or put a sidecar (.xml or .json) beside it")
+            }
+            return raw.samples.withUnsafeBufferPointer {
+                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, timestamp: timestamp, pose: pose ?? .identity)
+            }
+        case .pcd, .ply, .xyz:
+            let cloud = try PointCloudReader.read(path: path, options: options)
+            guard let frame = StreamFrame.xyz32f(cloud: cloud, timestamp: timestamp, pose: pose) else {
+                throw InputError(source: path, problem: "an unorganized cloud (\(cloud.count) points, height 1) cannot be a stream frame; frames need an image layout")
+            }
+            return frame
+        }
+    }
+}
+
+/// Where stream commands write: stdout, or a file opened for writing.
+enum StreamOutput {
+    /// A sink for `path`, or stdout when nil or "-".
+    static func open(_ path: String?) throws -> FileDescriptorSink {
+        guard let path, path != "-" else { return FileDescriptorSink() }
+        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ValidationError("cannot open \(path) for writing: \(String(cString: strerror(errno)))")
+        }
+        // The descriptor stays open until the process exits, which is when the command ends.
+        return FileDescriptorSink(descriptor: fd, name: path)
+    }
+}
