@@ -55,7 +55,7 @@ struct RealFrameAccuracyTests {
 
     @Test(arguments: depthImages)
     func dominantPlaneOfDepthImage(_ path: String) throws {
-        let (image, intrinsics) = try DepthImageReader.read(path: SharedData.path(path))
+        let (image, intrinsics, _) = try DepthImageReader.read(path: SharedData.path(path))
         let cloud = image.pointCloud(intrinsics: try #require(intrinsics))
         try checkDominantPlane(of: cloud, name: path)
     }
