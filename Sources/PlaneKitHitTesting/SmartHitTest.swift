@@ -43,6 +43,13 @@ extension HitTester {
         }
         // 3. Estimated planes.
         let (horizontal, vertical) = estimatedHits(ray)
+        return HitTester.chooseEstimate(horizontal: horizontal, vertical: vertical, allowedAlignment: allowedAlignment)
+    }
+
+    /// Step 3 of the smart hit test: horizontal allowed only → `horizontal`; vertical only →
+    /// `vertical`, else `horizontal`; both → the nearer, or whichever exists.
+    public static func chooseEstimate(horizontal: HitTestResult?, vertical: HitTestResult?,
+                                      allowedAlignment: PlaneAlignment) -> HitTestResult? {
         switch allowedAlignment {
         case .horizontal:
             return horizontal

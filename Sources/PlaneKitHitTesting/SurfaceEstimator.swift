@@ -29,6 +29,8 @@ public struct EstimatedSurface: Sendable, Hashable {
 ///    within the flatness tolerance and small against the patch's smaller horizontal spread.
 ///    Vertical: the line of least squares through the points' horizontal positions gives the
 ///    normal; accepted by the same rule against the patch's smaller in-plane spread.
+///    Either way the patch must spread at least a tenth of its radius both ways in the plane:
+///    a line of points (an edge) is not a surface.
 /// Points on detected planes are used like any other: an estimate is what the points say.
 public struct SurfaceEstimator: Sendable {
     /// The up direction (world, unit).
@@ -77,7 +79,9 @@ public struct SurfaceEstimator: Sendable {
         }
         let rms = Float(heights.variance.squareRoot())
         let spread = Float(plane.eigenvalues.smaller.squareRoot())
-        guard rms <= options.flatnessTolerance(atDistance: distance), rms <= options.flatnessRatio * spread else { return nil }
+        guard spread >= 0.1 * radius, rms <= options.flatnessTolerance(atDistance: distance), rms <= options.flatnessRatio * spread else {
+            return nil
+        }
         return EstimatedSurface(plane: Plane(unitNormal: up, offset: -Float(heights.mean)), alignment: .horizontal,
                                 center: center, radius: radius, pointCount: patch.count, rmsDistance: rms)
     }
@@ -92,7 +96,9 @@ public struct SurfaceEstimator: Sendable {
         let (smaller, larger) = ground.eigenvalues
         let rms = Float(max(0, smaller).squareRoot())
         let spread = Float(min(larger, heights.variance).squareRoot())
-        guard rms <= options.flatnessTolerance(atDistance: distance), rms <= options.flatnessRatio * spread else { return nil }
+        guard spread >= 0.1 * radius, rms <= options.flatnessTolerance(atDistance: distance), rms <= options.flatnessRatio * spread else {
+            return nil
+        }
         let e = ground.smallerEigenvector
         guard let normal = (Float(e.x) * a + Float(e.y) * b).normalized else { return nil }
         let mean = Float(ground.mean.x) * a + Float(ground.mean.y) * b
