@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlaneKitGeometry
+
+/// A least-squares plane from point moments, computed in closed form.
+///
+/// The detector fits one plane per grid cell (768 for a VGA frame) and refits regions while they
+/// grow, so the general Jacobi solver of `PointMoments.fit` would cost a large share of the frame
+/// budget. For a symmetric 3×3 covariance the eigenvalues have a closed trigonometric form, and
+/// the eigenvector of the smallest one is the largest cross product of two rows of
+/// `C − λ₀I`. That vector is well conditioned exactly when the points are planar (λ₀ ≪ λ₁), the
+/// only case where the normal matters; the residual is then recomputed as `nᵀCn`, which does not
+/// suffer from the cancellation in the closed-form λ₀.
+struct FastPlaneFit {
+    /// Unit normal (sign arbitrary).
+    var normal: SIMD3<Double>
+    /// The mean point.
+    var centroid: SIMD3<Double>
+    /// Mean squared distance of the points from the plane (m²).
+    var meanSquaredError: Double
+    /// The middle covariance eigenvalue: the spread along the in-plane direction of least spread
+    /// (m²). Small values mean a sliver, whose normal is poorly determined.
+    var middleEigenvalue: Double
+    /// The number of points.
+    var count: Int
+
+    /// The fit of `moments`, or `nil` with fewer than three points or no defined plane.
+    ///
+    /// `noise` is the scatter that sensor noise alone adds to the points (see ``NoiseScatter``).
+    /// Depth noise displaces points along their viewing rays, which inflates the scatter along
+    /// the ray and tilts a least-squares normal towards being perpendicular to it: for a patch
+    /// whose width is only a few times the noise (a grid cell at 4 m) the tilt reaches several
+    /// degrees. The normal is therefore taken from the scatter with the noise's share removed;
+    /// ``meanSquaredError`` stays the measured residual along that normal.
+    init?(_ moments: PointMoments, noise: NoiseScatter = NoiseScatter()) {
+        guard moments.count >= 3 else { return nil }
+        let n = Double(moments.count)
+        let mean = moments.sum / n
+        let c00 = moments.sumSquares.x / n - mean.x * mean.x
+        let c11 = moments.sumSquares.y / n - mean.y * mean.y
+        let c22 = moments.sumSquares.z / n - mean.z * mean.z
+        let c01 = moments.sumCross.x / n - mean.x * mean.y
+        let c02 = moments.sumCross.y / n - mean.x * mean.z
+        let c12 = moments.sumCross.z / n - mean.y * mean.z
+        let d = noise.diagonal / n, o = noise.offDiagonal / n
+        self.init(c00: c00 - d.x, c01: c01 - o.x, c02: c02 - o.y, c11: c11 - d.y, c12: c12 - o.z, c22: c22 - d.z,
+                  centroid: mean, count: moments.count)
+        // The residual actually measured along the normal, noise included.
+        let u = normal
+        meanSquaredError = max(0, c00 * u.x * u.x + c11 * u.y * u.y + c22 * u.z * u.z
+                                + 2 * (c01 * u.x * u.y + c02 * u.x * u.z + c12 * u.y * u.z))
+    }
+
+    /// The fit of the covariance with entries `cij`, or `nil` when it does not define a plane.
+    init?(c00: Double, c01: Double, c02: Double, c11: Double, c12: Double, c22: Double,
+          centroid: SIMD3<Double>, count: Int) {
+        let trace = c00 + c11 + c22
+        guard trace > 0, trace.isFinite else { return nil }
+        // (With noise removed the matrix may be slightly indefinite; the closed form does not mind.)
+        let q = trace / 3
+        let offDiagonal = c01 * c01 + c02 * c02 + c12 * c12
+        let d0 = c00 - q, d1 = c11 - q, d2 = c22 - q
+        let p = ((d0 * d0 + d1 * d1 + d2 * d2 + 2 * offDiagonal) / 6).squareRoot()
+        var smallest: Double, middle: Double
+        if p <= 1e-15 * q {
+            // Isotropic: every direction is an eigenvector; no plane.
+            return nil
+        } else {
+            let inv = 1 / p
+            let b00 = d0 * inv, b11 = d1 * inv, b22 = d2 * inv
+            let b01 = c01 * inv, b02 = c02 * inv, b12 = c12 * inv
+            let determinant = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02)
+            let r = min(1, max(-1, determinant / 2))
+            let phi = acos(r) / 3
+            let largest = q + 2 * p * cos(phi)
+            smallest = q + 2 * p * cos(phi + 2 * Double.pi / 3)
+            middle = 3 * q - largest - smallest
+        }
+        // Rows of C − λ₀I; the null vector is perpendicular to all of them.
+        let r0 = SIMD3(c00 - smallest, c01, c02)
+        let r1 = SIMD3(c01, c11 - smallest, c12)
+        let r2 = SIMD3(c02, c12, c22 - smallest)
+        let x01 = Self.cross(r0, r1), x02 = Self.cross(r0, r2), x12 = Self.cross(r1, r2)
+        let l01 = (x01 * x01).sum(), l02 = (x02 * x02).sum(), l12 = (x12 * x12).sum()
+        var best = x01, bestLength = l01
+        if l02 > bestLength { (best, bestLength) = (x02, l02) }
+        if l12 > bestLength { (best, bestLength) = (x12, l12) }
+        guard bestLength > 0, bestLength.isFinite else { return nil }
+        let unit = best / bestLength.squareRoot()
+        let cn = SIMD3(c00 * unit.x + c01 * unit.y + c02 * unit.z,
+                       c01 * unit.x + c11 * unit.y + c12 * unit.z,
+                       c02 * unit.x + c12 * unit.y + c22 * unit.z)
+        normal = unit
+        self.centroid = centroid
+        meanSquaredError = max(0, (cn * unit).sum())
+        middleEigenvalue = max(0, middle)
+        self.count = count
+    }
+
+    @inline(__always) static func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
+
+    /// The plane, its normal turned to face `viewpoint`.
+    func plane(facing viewpoint: SIMD3<Float>) -> Plane {
+        var n = SIMD3<Float>(normal)
+        let c = SIMD3<Float>(centroid)
+        if dot(n, viewpoint - c) < 0 { n = -n }
+        return Plane(unitNormal: n, offset: -dot(n, c))
+    }
+}
+
+/// The scatter Σ σ²·(p/z)(p/z)ᵀ that depth noise alone adds to a set of points: a depth error δz
+/// moves the point `p` by `(δz/z)·p`, along its viewing ray. Summed per cell (count × σ² at the
+/// centroid's depth × the centroid's ray), it is exact enough for the small spread of rays in
+/// a cell.
+struct NoiseScatter {
+    /// Σ for the xx, yy, zz entries.
+    var diagonal: SIMD3<Double> = .zero
+    /// Σ for the xy, xz, yz entries.
+    var offDiagonal: SIMD3<Double> = .zero
+
+    init() {}
+
+    /// The noise scatter of `count` points around `centroid` with depth noise `sigma`.
+    init(count: Int, centroid: SIMD3<Float>, sigma: Float) {
+        guard centroid.z > 0 else { return }
+        let r = SIMD3<Double>(centroid / centroid.z)
+        let w = Double(count) * Double(sigma) * Double(sigma)
+        diagonal = w * r * r
+        offDiagonal = w * SIMD3(r.x * r.y, r.x * r.z, r.y * r.z)
+    }
+
+    static func += (a: inout NoiseScatter, b: NoiseScatter) {
+        a.diagonal += b.diagonal
+        a.offDiagonal += b.offDiagonal
+    }
+}

@@ -1,0 +1,365 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlaneKitGeometry
+
+/// A group of planar cells that share one plane.
+struct CellRegion {
+    /// The moments of all the region's points.
+    var moments: PointMoments
+    /// The scatter depth noise alone adds to them.
+    var noise: NoiseScatter
+    /// Σ over the region's cells of (points · σ²): the squared residual pure sensor noise would
+    /// leave. Comparing the fit's residual with it tells a plane from a gently curved surface.
+    var expectedSquaredNoise: Double
+    /// The least-squares plane, facing the sensor.
+    var plane: Plane
+    /// The mean point.
+    var centroid: SIMD3<Float>
+    /// How many cells the region has.
+    var cellCount: Int
+
+    /// The depth noise at the region's centroid.
+    func sigma(_ noise: DepthNoiseModel) -> Float { noise.sigma(atDepth: centroid.z) }
+
+    /// Refits the plane from the moments; `false` when they no longer define one.
+    mutating func refit() -> Bool {
+        guard let fit = FastPlaneFit(moments, noise: noise) else { return false }
+        plane = fit.plane(facing: .zero)
+        centroid = SIMD3<Float>(fit.centroid)
+        return true
+    }
+
+    /// The standard deviation of the normal's direction (rad): RMS noise over √n times the
+    /// in-plane spread along the narrower direction.
+    var normalSigma: Float {
+        guard let fit = FastPlaneFit(moments, noise: noise) else { return .infinity }
+        let noise = (expectedSquaredNoise / Double(moments.count)).squareRoot()
+        return Float(noise / (Double(moments.count).squareRoot() * max(fit.middleEigenvalue.squareRoot(), 1e-9)))
+    }
+
+    /// `true` when the points fit the plane as well as sensor noise allows.
+    func isFlat(factor: Float) -> Bool {
+        guard let fit = FastPlaneFit(moments, noise: noise) else { return false }
+        let expected = expectedSquaredNoise / Double(moments.count)
+        return fit.meanSquaredError <= Double(factor * factor) * expected
+    }
+}
+
+/// Groups planar cells into planes: seeds from the fullest bin of a normal histogram (after
+/// CAPE), breadth-first growth over the 4-connected cell graph with angle and distance tests
+/// against the growing region's own plane, then merging of adjacent coplanar regions.
+struct RegionGrowing {
+    /// The region of each cell, or −1.
+    var cellRegion: ContiguousArray<Int32>
+    /// The regions; `cellRegion` values index it.
+    var regions: [CellRegion]
+
+    /// Bins per axis of the normal histogram, over the normal's x and y in −1…1, separately for
+    /// normals with negative and non-negative z. 16 bins are about 7° wide near the view axis.
+    static let binsPerAxis = 16
+
+    static func bin(of normal: SIMD3<Float>) -> Int32 {
+        let b = Float(binsPerAxis)
+        let x = min(binsPerAxis - 1, max(0, Int((normal.x + 1) * 0.5 * b)))
+        let y = min(binsPerAxis - 1, max(0, Int((normal.y + 1) * 0.5 * b)))
+        return Int32((normal.z < 0 ? 0 : binsPerAxis * binsPerAxis) + y * binsPerAxis + x)
+    }
+
+    init(grid: inout CellGrid, configuration c: OrganizedPlaneDetector.Configuration) {
+        let cellCount = grid.cells.count
+        cellRegion = ContiguousArray(repeating: -1, count: cellCount)
+        regions = []
+        var binCounts = [Int](repeating: 0, count: 2 * RegionGrowing.binsPerAxis * RegionGrowing.binsPerAxis)
+        var order: [Int] = []
+        for i in 0..<cellCount where grid.cells[i].isPlanar {
+            let bin = RegionGrowing.bin(of: grid.cells[i].normal)
+            grid.cells[i].bin = bin
+            binCounts[Int(bin)] += 1
+            order.append(i)
+        }
+        guard !order.isEmpty else { return }
+        // Best seeds first: the smallest residual relative to the noise expected at their depth.
+        let quality = grid.cells.map { $0.meanSquaredError / max($0.sigma * $0.sigma, 1e-12) }
+        order.sort { quality[$0] < quality[$1] }
+
+        // A cell leaves the histogram when it is tried as a seed or joins a region.
+        var inHistogram = [Bool](repeating: false, count: cellCount)
+        for i in order { inHistogram[i] = true }
+        var stamp = [Int32](repeating: -1, count: cellCount)
+        var attempt: Int32 = 0
+        var queue: [Int] = []
+        queue.reserveCapacity(cellCount)
+        let cosMaximum = cos(c.maximumGrowAngle)
+
+        while true {
+            var bestBin = -1, bestCount = 0
+            for (bin, count) in binCounts.enumerated() where count > bestCount { (bestBin, bestCount) = (bin, count) }
+            guard bestBin >= 0 else { break }
+            guard let seed = order.first(where: { inHistogram[$0] && grid.cells[$0].bin == bestBin }) else {
+                binCounts[bestBin] = 0   // cannot happen; guards against an endless loop
+                continue
+            }
+            inHistogram[seed] = false
+            binCounts[bestBin] -= 1
+            attempt += 1
+
+            let seedCell = grid.cells[seed]
+            var region = CellRegion(
+                moments: seedCell.moments, noise: seedCell.noise,
+                expectedSquaredNoise: Double(seedCell.moments.count) * Double(seedCell.sigma * seedCell.sigma),
+                plane: Plane(unitNormal: seedCell.normal, offset: -dot(seedCell.normal, seedCell.centroid)),
+                centroid: seedCell.centroid, cellCount: 1)
+            queue.removeAll(keepingCapacity: true)
+            queue.append(seed)
+            stamp[seed] = attempt
+            var head = 0, nextRefit = 2
+            while head < queue.count {
+                let current = queue[head]
+                head += 1
+                let cx = current % grid.columns, cy = current / grid.columns
+                for direction in 0..<4 {
+                    let nx = cx + (direction == 0 ? -1 : direction == 1 ? 1 : 0)
+                    let ny = cy + (direction == 2 ? -1 : direction == 3 ? 1 : 0)
+                    guard nx >= 0, ny >= 0, nx < grid.columns, ny < grid.rows else { continue }
+                    let j = grid.index(nx, ny)
+                    guard stamp[j] != attempt, cellRegion[j] < 0 else { continue }
+                    let cell = grid.cells[j]
+                    guard cell.isPlanar else { continue }
+                    // The normal test allows for the cell normal's own uncertainty (four standard
+                    // deviations: a far, noisy cell of the plane is rarely turned away), within bounds.
+                    let angle = min(c.maximumGrowAngle, max(c.growAngle, 4 * cell.normalSigma))
+                    let cosine = dot(cell.normal, region.plane.normal)
+                    guard cosine >= cosMaximum, cosine >= cos(angle) else { continue }
+                    guard abs(region.plane.signedDistance(to: cell.centroid)) <= c.growDistanceFactor * cell.sigma else { continue }
+                    stamp[j] = attempt
+                    queue.append(j)
+                    region.moments.merge(cell.moments)
+                    region.noise += cell.noise
+                    region.expectedSquaredNoise += Double(cell.moments.count) * Double(cell.sigma * cell.sigma)
+                    region.cellCount += 1
+                    if region.cellCount >= nextRefit {
+                        _ = region.refit()
+                        nextRefit = region.cellCount * 2
+                    }
+                }
+            }
+            guard region.cellCount >= c.minimumCellsPerPlane, region.refit(), region.isFlat(factor: c.regionRMSFactor),
+                  !RegionGrowing.isStripOnCurvedSurface(queue, region: region, grid: grid, regionOf: cellRegion,
+                                                        stamp: stamp, attempt: attempt) else {
+                continue   // the grown cells stay free for other seeds
+            }
+            let label = Int32(regions.count)
+            for j in queue {
+                cellRegion[j] = label
+                if inHistogram[j] {
+                    inHistogram[j] = false
+                    binCounts[Int(grid.cells[j].bin)] -= 1
+                }
+            }
+            regions.append(region)
+        }
+        mergeCoplanarNeighbours(grid: grid, configuration: c)
+    }
+
+    /// `true` when the region is a strip one cell wide that a smooth surface continues beyond its
+    /// long sides: the typical false plane on a cylinder, whose cells along the axis share one
+    /// normal and deviate from a plane by less than the noise. A real narrow plane seen at a
+    /// grazing angle (a table top far away) is also one cell tall, but across its edges lie depth
+    /// jumps, non-planar cells or other planes far off its plane, not a surface that bends away.
+    /// (A planar cell turned away but still on the plane's edge would have joined the region
+    /// had the surface been flat.) A strip facing the sensor (within 60°) is rejected outright.
+    static func isStripOnCurvedSurface(_ cells: [Int], region: CellRegion, grid: CellGrid,
+                                       regionOf: ContiguousArray<Int32>, stamp: [Int32], attempt: Int32) -> Bool {
+        guard let first = cells.first else { return false }
+        let x = first % grid.columns, y = first / grid.columns
+        let isRow = cells.allSatisfy { $0 / grid.columns == y }
+        let isColumn = cells.allSatisfy { $0 % grid.columns == x }
+        guard isRow || isColumn else { return false }
+        // A plane that is a strip in the image only because it is seen at a grazing angle (a
+        // far table top) is kept; a strip facing the sensor is a physically narrow surface
+        // (a pole, a chair leg, a slice of a cylinder), which PlaneKit does not report.
+        if let direction = region.centroid.normalized, abs(dot(direction, region.plane.normal)) >= 0.5 {
+            return true
+        }
+        // A neighbouring planar cell continues the surface when it is turned less than 60° and
+        // lies beside the strip rather than above or below it: the step from the strip cell's
+        // centroid to its centroid rises at most 35° out of the region's plane (a surface
+        // turning by θ rises about θ/2 from one cell to the next; a step or an edge to another
+        // surface rises much more steeply).
+        func continues(from i: Int, _ nx: Int, _ ny: Int) -> Bool {
+            guard nx >= 0, ny >= 0, nx < grid.columns, ny < grid.rows else { return false }
+            let j = grid.index(nx, ny)
+            guard stamp[j] != attempt, grid.cells[j].isPlanar else { return false }
+            let cell = grid.cells[j]
+            guard dot(cell.normal, region.plane.normal) > 0.5 else { return false }
+            let step = cell.centroid - grid.cells[i].centroid
+            let rise = abs(dot(step, region.plane.normal))
+            let along = (step - dot(step, region.plane.normal) * region.plane.normal).length
+            return rise <= 0.7 * along
+        }
+        var curved = 0
+        for i in cells {
+            let cx = i % grid.columns, cy = i / grid.columns
+            let eitherSide = isRow && !isColumn
+                ? continues(from: i, cx, cy - 1) || continues(from: i, cx, cy + 1)
+                : continues(from: i, cx - 1, cy) || continues(from: i, cx + 1, cy)
+            if eitherSide { curved += 1 }
+        }
+        return 2 * curved >= cells.count
+    }
+
+    /// `true` when regions `a` and `b` describe one plane: similar normals, each centroid near the
+    /// other's plane, and the union still as flat as noise allows.
+    static func areCoplanar(_ a: CellRegion, _ b: CellRegion, configuration c: OrganizedPlaneDetector.Configuration) -> Bool {
+        // The smaller region's plane is the less certain one: its normal may be off by a few of
+        // its own standard deviations, and its plane must not be extrapolated to the larger
+        // region. So: the small region's centroid must lie on the large region's plane, the
+        // normals agree within the merge angle widened to the small normal's uncertainty, and
+        // the union must still be flat.
+        let (large, small) = a.moments.count >= b.moments.count ? (a, b) : (b, a)
+        let angle = min(c.maximumGrowAngle, max(c.mergeAngle, 4 * small.normalSigma))
+        guard dot(a.plane.normal, b.plane.normal) >= cos(angle) else { return false }
+        guard abs(large.plane.signedDistance(to: small.centroid)) <= c.growDistanceFactor * small.sigma(c.noise) else {
+            return false
+        }
+        var union = a
+        union.moments.merge(b.moments)
+        union.noise += b.noise
+        union.expectedSquaredNoise += b.expectedSquaredNoise
+        return union.isFlat(factor: c.regionRMSFactor)
+    }
+
+    /// Merges coplanar regions that are not adjacent but separated only by something in front
+    /// of their plane (a pole in front of a wall, a chair on the floor) or by holes: one physical
+    /// surface, one plane. Regions with their plane's surroundings visible between them (two
+    /// tables at one height with the floor between) stay apart. The test walks the cell grid
+    /// along the line between the regions' nearest cells.
+    mutating func mergeAcrossOcclusions(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration,
+                                        parent: inout [Int]) {
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { x = parent[x] }
+            return x
+        }
+        var merged = true
+        while merged {
+            merged = false
+            let roots = regions.indices.filter { find($0) == $0 }
+            guard roots.count > 1 else { return }
+            // Each root's cells, for the nearest-pair search.
+            var cellsOf = [Int: [Int]]()
+            for i in cellRegion.indices where cellRegion[i] >= 0 { cellsOf[find(Int(cellRegion[i])), default: []].append(i) }
+            outer: for (ia, a) in roots.enumerated() {
+                for b in roots[(ia + 1)...] where find(a) == a && find(b) == b {
+                    guard RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c),
+                          RegionGrowing.areCoplanar(regions[b], regions[a], configuration: c),
+                          let cellsA = cellsOf[a], let cellsB = cellsOf[b] else { continue }
+                    // The nearest pair of cells (by grid distance).
+                    var best = (0, 0, Int.max)
+                    for i in cellsA {
+                        for j in cellsB {
+                            let dx = i % grid.columns - j % grid.columns, dy = i / grid.columns - j / grid.columns
+                            let d = dx * dx + dy * dy
+                            if d < best.2 { best = (i, j, d) }
+                        }
+                    }
+                    guard isOccludedGap(from: best.0, to: best.1, plane: regions[a].plane, regionA: a, regionB: b,
+                                        grid: grid, configuration: c, find: find) else { continue }
+                    regions[a].moments.merge(regions[b].moments)
+                    regions[a].noise += regions[b].noise
+                    regions[a].expectedSquaredNoise += regions[b].expectedSquaredNoise
+                    regions[a].cellCount += regions[b].cellCount
+                    _ = regions[a].refit()
+                    parent[b] = a
+                    merged = true
+                    break outer
+                }
+            }
+        }
+    }
+
+    /// `true` when every cell strictly between grid cells `i` and `j` is a hole, belongs to one
+    /// of the two regions, or lies in front of `plane` (or on it).
+    func isOccludedGap(from i: Int, to j: Int, plane: Plane, regionA: Int, regionB: Int, grid: CellGrid,
+                       configuration c: OrganizedPlaneDetector.Configuration, find: (Int) -> Int) -> Bool {
+        let (x0, y0) = (i % grid.columns, i / grid.columns), (x1, y1) = (j % grid.columns, j / grid.columns)
+        let steps = max(abs(x1 - x0), abs(y1 - y0))
+        guard steps > 1 else { return true }
+        for k in 1..<steps {
+            let x = x0 + Int((Float(k * (x1 - x0)) / Float(steps)).rounded())
+            let y = y0 + Int((Float(k * (y1 - y0)) / Float(steps)).rounded())
+            let index = grid.index(x, y)
+            let r = cellRegion[index]
+            if r >= 0, find(Int(r)) == regionA || find(Int(r)) == regionB { continue }
+            let cell = grid.cells[index]
+            guard cell.sums.count > 0 else { continue }   // a hole
+            // The depth along the cell's ray where it would meet the plane.
+            guard let ray = cell.centroid.normalized else { continue }
+            let denominator = dot(plane.normal, ray)
+            guard abs(denominator) > 1e-4 else { return false }
+            let onPlane = -plane.offset / denominator
+            if cell.centroid.length > onPlane + c.growDistanceFactor * cell.sigma { return false }   // behind: a gap
+        }
+        return true
+    }
+
+    /// Merges adjacent regions that are one plane (a region can stop growing at a noisy cell and
+    /// a second seed then grows the rest), then renumbers the regions densely.
+    mutating func mergeCoplanarNeighbours(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration) {
+        guard regions.count > 1 else { return }
+        var parent = Array(0..<regions.count)
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
+            return x
+        }
+        var merged = true
+        while merged {
+            merged = false
+            // Adjacent pairs of current regions, most parallel first.
+            var pairs = Set<SIMD2<Int32>>()
+            for cy in 0..<grid.rows {
+                for cx in 0..<grid.columns {
+                    let i = grid.index(cx, cy)
+                    guard cellRegion[i] >= 0 else { continue }
+                    let a = Int32(find(Int(cellRegion[i])))
+                    for j in [cx + 1 < grid.columns ? i + 1 : -1, cy + 1 < grid.rows ? i + grid.columns : -1]
+                    where j >= 0 && cellRegion[j] >= 0 {
+                        let b = Int32(find(Int(cellRegion[j])))
+                        if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
+                    }
+                }
+            }
+            let sorted = pairs.sorted {
+                dot(regions[Int($0.x)].plane.normal, regions[Int($0.y)].plane.normal)
+                    > dot(regions[Int($1.x)].plane.normal, regions[Int($1.y)].plane.normal)
+            }
+            for pair in sorted {
+                let a = find(Int(pair.x)), b = find(Int(pair.y))
+                guard a != b, RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c) else { continue }
+                regions[a].moments.merge(regions[b].moments)
+                regions[a].noise += regions[b].noise
+                regions[a].expectedSquaredNoise += regions[b].expectedSquaredNoise
+                regions[a].cellCount += regions[b].cellCount
+                _ = regions[a].refit()
+                parent[b] = a
+                merged = true
+            }
+        }
+        mergeAcrossOcclusions(grid: grid, configuration: c, parent: &parent)
+        // Renumber densely.
+        var newIndex = [Int32](repeating: -1, count: regions.count)
+        var kept: [CellRegion] = []
+        for r in regions.indices where find(r) == r {
+            newIndex[r] = Int32(kept.count)
+            kept.append(regions[r])
+        }
+        for i in cellRegion.indices where cellRegion[i] >= 0 {
+            cellRegion[i] = newIndex[find(Int(cellRegion[i]))]
+        }
+        regions = kept
+    }
+}
