@@ -12,16 +12,26 @@ struct PlaneTable {
                             r.file, layout, r.validPoints, r.planes.count, r.planes.count == 1 ? "" : "s",
                             r.milliseconds, PlaneTable.vector(r.up, digits: 2))]
         guard !r.planes.isEmpty else { return lines.joined(separator: "\n") + "\n" }
-        lines.append(String(format: "%3@  %-8@ %-10@  %-24@ %8@ %8@ %8@  %-13@ %@",
-                            "#", "class", "alignment", "normal", "offset", "points", "area", "extent", "centre"))
+        let columns: [(String, Int)] = [("#", -3), ("class", 8), ("alignment", 10), ("normal", 24), ("offset", -8),
+                                        ("points", -8), ("area", -8), ("extent", -13), ("centre", 0)]
+        lines.append(PlaneTable.row(columns))
         for plane in r.planes {
-            lines.append(String(format: "%3d  %-8@ %-10@  %-24@ %7.3fm %8d %6.2fm² %5.2f×%5.2fm  %@",
-                                plane.label, plane.classification.rawValue, plane.alignment.rawValue,
-                                PlaneTable.vector(plane.normal, digits: 3), plane.offset, plane.pointCount,
-                                plane.area, plane.extent.width, plane.extent.length,
-                                PlaneTable.vector(plane.center, digits: 2)))
+            let cells = [String(plane.label), plane.classification.rawValue, plane.alignment.rawValue,
+                         PlaneTable.vector(plane.normal, digits: 3), String(format: "%.3fm", plane.offset),
+                         String(plane.pointCount), String(format: "%.2fm²", plane.area),
+                         String(format: "%.2f×%.2fm", plane.extent.width, plane.extent.length),
+                         PlaneTable.vector(plane.center, digits: 2)]
+            lines.append(PlaneTable.row(zip(cells, columns.map(\.1)).map { ($0, $1) }))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Cells padded to their widths: positive widths left-align, negative right-align, 0 none.
+    static func row(_ cells: [(String, Int)]) -> String {
+        cells.map { text, width in
+            let padding = String(repeating: " ", count: max(0, abs(width) - text.count))
+            return width < 0 ? padding + text : text + padding
+        }.joined(separator: "  ")
     }
 
     static func vector(_ v: SIMD3<Float>, digits: Int) -> String {

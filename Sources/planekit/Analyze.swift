@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import PlaneKit
+
+/// `planekit analyze`: find the planes in point-cloud files and depth images.
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find the planes in point clouds and depth images.",
+        discussion: """
+            Reads each FILE (PCD, PLY, x y z text, or a 16-bit PGM/PNG/TIFF depth image), finds its \
+            planes and prints them largest first: a table, or JSON with --json. Organized clouds \
+            and depth images use PlaneKit's grid-based detector; clouds with no image layout go \
+            through PCL (normals + RANSAC with normal constraints).
+
+            Depth images need intrinsics: --intrinsics, or NAME.xml / NAME.json beside the image \
+            (the format of PCL's test data). Up is taken from --up, else from the cloud's pose \
+            (PCD VIEWPOINT) when it has one, else it is camera −Y (+Y is down in the PCL/OpenCV \
+            camera frame, so a level camera needs nothing).
+
+            With several files, --labels/--png/--ply paths may contain {name}, replaced by each \
+            input's base name; without it the base name is added before the extension.
+
+            A file that cannot be read gets one line on stderr and the others go on; the exit \
+            status is then 1.
+
+            Examples:
+              planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
+              planekit analyze --json frame.pcd | python3 -m json.tool
+              planekit analyze --labels out/{name}-labels.pgm --png out/{name}.png ../shared/data/pcl/frame_*.pcd
+              planekit analyze --intrinsics 525,525,320,240 --depth-scale 0.001 depth.png
+            """)
+
+    @Argument(help: "Point-cloud files or depth images.", completion: .file())
+    var files: [String]
+
+    @Flag(help: "Print JSON (one object per file, as a JSON array) instead of a table.")
+    var json = false
+
+    @Option(name: .customLong("labels"), help: ArgumentHelp("Write the label image as 16-bit PGM (0 = no plane, k = k-th plane printed).", valueName: "OUT.pgm"))
+    var labelsPath: String?
+
+    @Option(name: .customLong("png"), help: ArgumentHelp("Write a coloured picture of the segmentation.", valueName: "OUT.png"))
+    var pngPath: String?
+
+    @Option(name: .customLong("ply"), help: ArgumentHelp("Write the cloud coloured by plane as binary PLY.", valueName: "OUT.ply"))
+    var plyPath: String?
+
+    @Option(help: ArgumentHelp("The up direction (against gravity) in the cloud's coordinates.", valueName: "x,y,z"))
+    var up: VectorArgument?
+
+    @OptionGroup var depth: DepthImageOptions
+
+    mutating func run() throws {
+        let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
+        var reports: [AnalysisReport] = []
+        var failures = 0
+        for file in files {
+            do {
+                let report = try analyze(file, outputs: templates)
+                if json {
+                    reports.append(report)
+                } else {
+                    print(PlaneTable(report: report).text, terminator: "")
+                }
+            } catch {
+                failures += 1
+                Diagnostics.warn("\(error)")
+            }
+        }
+        if json {
+            print(try JSONOutput.string(reports))
+        }
+        if failures > 0 {
+            throw ExitCode(1)
+        }
+    }
+
+    private func analyze(_ file: String, outputs: OutputTemplates) throws -> AnalysisReport {
+        let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
+        let upDirection = up?.vector ?? cloud.defaultUp
+        let start = ContinuousClock.now
+        let result = try PlaneFinder(up: upDirection).detect(in: cloud)
+        let elapsed = ContinuousClock.now - start
+        let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        if let path = outputs.labels(for: name) {
+            try PGMWriter.write(try GrayImage(width: result.width, height: result.height, bitDepth: 16, samples: result.labels), to: path)
+        }
+        if let path = outputs.png(for: name) {
+            guard cloud.isOrganized else {
+                throw ValidationError("\(file): --png needs an organized cloud or depth image; this one has no image layout")
+            }
+            try PNGWriter.write(try SegmentationPicture(cloud: cloud, result: result).image(), to: path)
+        }
+        if let path = outputs.ply(for: name) {
+            try PLYWriter.write(SegmentationPicture.colouredCloud(cloud, result: result), to: path)
+        }
+        return AnalysisReport(file: file, cloud: cloud, result: result, up: upDirection, elapsed: elapsed)
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `planekit bench`: benchmarks that compare PlaneKit with PCL and Open3D in the same run.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmarks: PlaneKit next to PCL and Open3D on the same data, same run.",
+        discussion: """
+            Benchmarks report medians over repeated runs on one thread. Run them from a release \
+            build (scripts/bench.sh builds one); a debug build prints a warning.
+            """,
+        subcommands: [BenchDetection.self],
+        defaultSubcommand: BenchDetection.self)
+}
