@@ -47,7 +47,9 @@ public struct PlaneRaycastKernel: Sendable {
         /// Rectangle per bounds kind: index 0 geometry (polygon bounds), 1 extent.
         @usableFromInline var minU = (SIMD8<Float>(), SIMD8<Float>()), maxU = (SIMD8<Float>(), SIMD8<Float>())
         @usableFromInline var minV = (SIMD8<Float>(), SIMD8<Float>()), maxV = (SIMD8<Float>(), SIMD8<Float>())
-        @usableFromInline var alignment = SIMD8<Int32>()
+        /// Per lane, +1 when the plane may be hit with horizontal (0) or vertical (1) allowed,
+        /// −1 when not (every lane may be hit with `.any` allowed).
+        @usableFromInline var allowed = (SIMD8<Float>(repeating: -1), SIMD8<Float>(repeating: -1))
     }
 
     /// The planes in the order given.
@@ -91,7 +93,8 @@ public struct PlaneRaycastKernel: Sendable {
                 g.minV.0[lane] = p.grid.minimum.y; g.maxV.0[lane] = p.grid.maximum.y
                 g.minU.1[lane] = p.extentMinimum.x; g.maxU.1[lane] = p.extentMaximum.x
                 g.minV.1[lane] = p.extentMinimum.y; g.maxV.1[lane] = p.extentMaximum.y
-                g.alignment[lane] = p.alignmentBit
+                g.allowed.0[lane] = p.alignmentBit == 1 ? 1 : -1
+                g.allowed.1[lane] = p.alignmentBit == 2 ? 1 : -1
             }
             groups.append(g)
         }
@@ -123,70 +126,134 @@ public struct PlaneRaycastKernel: Sendable {
                          bounds: PlaneBounds = .geometry, alignment: PlaneAlignment = .any,
                          into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
         let n = min(origins.count, directions.count, hits.count)
-        let allowed = PlaneRaycastKernel.allowedBits(alignment)
-        // One loop per bounds kind, so that the kind is a constant inside each loop.
-        switch bounds {
-        case .geometry:
-            for i in 0..<n { hits[i] = nearest(origins[i], directions[i], bounds: .geometry, allowed: allowed) }
-        case .extent:
-            for i in 0..<n { hits[i] = nearest(origins[i], directions[i], bounds: .extent, allowed: allowed) }
-        case .infinite:
-            for i in 0..<n { hits[i] = nearest(origins[i], directions[i], bounds: .infinite, allowed: allowed) }
-        }
-    }
-
-    /// The nearest hit of one ray (the batch cast's kernel).
-    @inlinable @inline(__always)
-    func nearest(_ o: SIMD3<Float>, _ d: SIMD3<Float>, bounds: PlaneBounds, allowed: Int32) -> PlaneRayHit {
-        var best = Float.infinity
-        var bestIndex: Int32 = -1
-        let laneBits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        let allowedLanes = SIMD8<Int32>(repeating: allowed)
+        let which = alignment == .horizontal ? 0 : (alignment == .vertical ? 1 : 2)
         groups.withUnsafeBufferPointer { groups in
-            storage.cells.withUnsafeBufferPointer { cells in
-                storage.slabs.withUnsafeBufferPointer { slabs in
-                    storage.edges.withUnsafeBufferPointer { edges in
-                        planes.withUnsafeBufferPointer { planes in
-                            for gi in 0..<groups.count {
-                                let g = groups[gi]
-                                let denominator = g.nx * d.x + g.ny * d.y + g.nz * d.z
-                                let signed = g.nx * o.x + g.ny * o.y + g.nz * o.z + g.nd
-                                let t = -signed / denominator
-                                var mask = (denominator .> 1e-6 .| denominator .< -1e-6) .& (t .>= 0) .& (t .< best)
-                                mask .&= (g.alignment & allowedLanes) .!= 0
-                                var u = SIMD8<Float>(), v = SIMD8<Float>()
-                                if bounds != .infinite {
-                                    u = g.ux * o.x + g.uy * o.y + g.uz * o.z + g.u0 + t * (g.ux * d.x + g.uy * d.y + g.uz * d.z)
-                                    v = g.vx * o.x + g.vy * o.y + g.vz * o.z + g.v0 + t * (g.vx * d.x + g.vy * d.y + g.vz * d.z)
-                                    let k = bounds == .geometry
-                                    let minU = k ? g.minU.0 : g.minU.1, maxU = k ? g.maxU.0 : g.maxU.1
-                                    let minV = k ? g.minV.0 : g.minV.1, maxV = k ? g.maxV.0 : g.maxV.1
-                                    mask .&= (u .>= minU) .& (u .<= maxU) .& (v .>= minV) .& (v .<= maxV)
-                                }
-                                guard any(mask) else { continue }
-                                var bits = SIMD8<Int32>().replacing(with: laneBits, where: mask).wrappedSum()
-                                while bits != 0 {
-                                    let lane = bits.trailingZeroBitCount
-                                    bits &= bits - 1
-                                    let tl = t[lane]
-                                    guard tl < best else { continue }
-                                    if bounds == .geometry {
-                                        let grid = planes[gi &* 8 &+ lane].grid
-                                        guard grid.contains(SIMD2(u[lane], v[lane]), cells: cells, slabs: slabs, edges: edges) else {
-                                            continue
-                                        }
-                                    }
-                                    best = tl
-                                    bestIndex = Int32(gi &* 8 &+ lane)
-                                }
+            planes.withUnsafeBufferPointer { planes in
+                storage.cells.withUnsafeBufferPointer { cells in
+                    storage.slabs.withUnsafeBufferPointer { slabs in
+                        storage.edges.withUnsafeBufferPointer { edges in
+                          withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, planes.count)) { scratch in
+                            let view = KernelView(groups: groups, planes: planes, cells: cells, slabs: slabs, edges: edges,
+                                                  candidates: scratch.baseAddress!)
+                            // One loop per bounds kind, so that the kind is a constant inside each loop.
+                            switch bounds {
+                            case .geometry:
+                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .geometry, alignment: which) }
+                            case .extent:
+                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .extent, alignment: which) }
+                            case .infinite:
+                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .infinite, alignment: which) }
                             }
+                          }
                         }
                     }
                 }
             }
         }
-        // A ray starting on the plane gives −0; report +0.
-        return bestIndex < 0 ? .miss : PlaneRayHit(distance: best == 0 ? 0 : best, planeIndex: bestIndex)
+    }
+
+    /// The bit patterns of eight floats (the sign bit is bit 31 of each lane).
+    @inline(__always) @usableFromInline static func bits(_ x: SIMD8<Float>) -> SIMD8<Int32> {
+        unsafeBitCast(x, to: SIMD8<Int32>.self)
+    }
+
+    /// A plane a ray meets inside its polygon's bounding rectangle, waiting for the polygon test.
+    @usableFromInline struct Candidate {
+        var distance: Float
+        var index: Int32
+        var local: SIMD2<Float>
+    }
+
+    /// The kernel's arrays as raw buffers, taken once per batch, and scratch room for one
+    /// candidate per plane.
+    @usableFromInline struct KernelView {
+        let candidates: UnsafeMutablePointer<Candidate>
+        let groups: UnsafeBufferPointer<LaneGroup>
+        let planes: UnsafeBufferPointer<PreparedPlane>
+        let cells: UnsafeBufferPointer<UInt8>
+        let slabs: UnsafeBufferPointer<SIMD2<Int32>>
+        let edges: UnsafeBufferPointer<SIMD4<Float>>
+
+        init(groups: UnsafeBufferPointer<LaneGroup>, planes: UnsafeBufferPointer<PreparedPlane>, cells: UnsafeBufferPointer<UInt8>,
+             slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>, candidates: UnsafeMutablePointer<Candidate>) {
+            (self.groups, self.planes, self.cells, self.slabs, self.edges, self.candidates) = (groups, planes, cells, slabs, edges, candidates)
+        }
+
+        /// The nearest hit of one ray: the batch cast's kernel.
+        ///
+        /// Every condition of a lane (not parallel, in front, nearer than the best so far, inside
+        /// the rectangle, alignment allowed) is a float that is ≥ 0 exactly when it holds; their
+        /// bit patterns are OR-ed, so a lane passes when the sign bit of the OR is clear. This
+        /// keeps the whole test in plain SIMD float and integer arithmetic, without per-lane
+        /// mask handling.
+        @inline(__always)
+        func nearest(_ o: SIMD3<Float>, _ d: SIMD3<Float>, bounds: PlaneBounds, alignment: Int) -> PlaneRayHit {
+            // NaN or infinite rays miss; past this, NaN can only come from 0/0 on a parallel
+            // plane, which the first condition rejects.
+            guard (o.x + o.y + o.z + d.x + d.y + d.z).isFinite else { return .miss }
+            var best = Float.infinity
+            var bestIndex: Int32 = -1
+            var count = 0
+            for gi in 0..<groups.count {
+                let g = groups.baseAddress! + gi
+                let denominator = g.pointee.nx * d.x + g.pointee.ny * d.y + g.pointee.nz * d.z
+                let signed = g.pointee.nx * o.x + g.pointee.ny * o.y + g.pointee.nz * o.z + g.pointee.nd
+                let t = -signed / denominator
+                var failed = PlaneRaycastKernel.bits(denominator * denominator - 1e-12)
+                failed |= PlaneRaycastKernel.bits(t + 0)                      // + 0 turns −0 into +0
+                failed |= PlaneRaycastKernel.bits(SIMD8<Float>(repeating: best) - t)
+                switch alignment {
+                case 0: failed |= PlaneRaycastKernel.bits(g.pointee.allowed.0)
+                case 1: failed |= PlaneRaycastKernel.bits(g.pointee.allowed.1)
+                default: break
+                }
+                var u = SIMD8<Float>(), v = SIMD8<Float>()
+                if bounds != .infinite {
+                    u = g.pointee.ux * o.x + g.pointee.uy * o.y + g.pointee.uz * o.z + g.pointee.u0
+                        + t * (g.pointee.ux * d.x + g.pointee.uy * d.y + g.pointee.uz * d.z)
+                    v = g.pointee.vx * o.x + g.pointee.vy * o.y + g.pointee.vz * o.z + g.pointee.v0
+                        + t * (g.pointee.vx * d.x + g.pointee.vy * d.y + g.pointee.vz * d.z)
+                    if bounds == .geometry {
+                        failed |= PlaneRaycastKernel.bits(u - g.pointee.minU.0) | PlaneRaycastKernel.bits(g.pointee.maxU.0 - u)
+                        failed |= PlaneRaycastKernel.bits(v - g.pointee.minV.0) | PlaneRaycastKernel.bits(g.pointee.maxV.0 - v)
+                    } else {
+                        failed |= PlaneRaycastKernel.bits(u - g.pointee.minU.1) | PlaneRaycastKernel.bits(g.pointee.maxU.1 - u)
+                        failed |= PlaneRaycastKernel.bits(v - g.pointee.minV.1) | PlaneRaycastKernel.bits(g.pointee.maxV.1 - v)
+                    }
+                }
+                // Any lane with a clear sign bit? AND across lanes keeps the sign only if all are set.
+                let quarter = failed.lowHalf & failed.highHalf
+                let pair = quarter.lowHalf & quarter.highHalf
+                guard (pair.x & pair.y) & Int32.min == 0 else { continue }
+                for lane in 0..<8 where failed[lane] & Int32.min == 0 {
+                    let tl = t[lane]
+                    let index = gi &* 8 &+ lane
+                    if bounds == .geometry {
+                        // Polygon tests wait until every rectangle hit is known, then run nearest
+                        // first and stop at the first polygon that holds the hit.
+                        candidates[count] = Candidate(distance: tl, index: Int32(index), local: SIMD2(u[lane], v[lane]))
+                        count &+= 1
+                    } else if tl < best {
+                        best = tl
+                        bestIndex = Int32(index)
+                    }
+                }
+            }
+            while count > 0 {
+                var nearest = 0
+                for k in 1..<max(1, count) where candidates[k].distance < candidates[nearest].distance { nearest = k }
+                let c = candidates[nearest]
+                if planes[Int(c.index)].grid.contains(c.local, cells: cells, slabs: slabs, edges: edges) {
+                    best = c.distance
+                    bestIndex = c.index
+                    break
+                }
+                count &-= 1
+                candidates[nearest] = candidates[count]
+            }
+            // A ray starting on the plane gives −0; report +0.
+            return bestIndex < 0 ? .miss : PlaneRayHit(distance: best == 0 ? 0 : best, planeIndex: bestIndex)
+        }
     }
 
     // MARK: Every hit of one ray

@@ -17,5 +17,5 @@ struct PlaneKitCommand: ParsableCommand {
               planekit synth --seed 7 --output room.pcd --labels room-labels.pgm
               planekit bench --runs 30
             """,
-        subcommands: [Analyze.self, Synth.self, Bench.self])
+        subcommands: [Analyze.self, Synth.self, Raycast.self, Bench.self])
 }
