@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import PlaneKit
+
+/// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
+struct Raycast: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cast rays at the planes found in a point cloud or depth image.",
+        discussion: """
+            Finds the planes of FILE (as `analyze` does), then answers each query: a pixel of \
+            the image (--pixel u,v; organized clouds and depth images) or a ray (--origin \
+            x,y,z --direction x,y,z), in the cloud's own coordinates (the camera frame for a \
+            plain file). Prints every hit nearest first — distance, target, alignment, plane, \
+            position and normal — or JSON with --json.
+
+            Targets (--target, repeatable or comma-separated): geometry (inside a plane's \
+            outline), extent (inside its rectangle), infinite (unbounded), estimated \
+            (horizontal/vertical surfaces fitted to the points around the ray), feature (the \
+            measured point nearest the ray), all. --alignment keeps horizontal, vertical or \
+            any surfaces. --smart prints the placement hit of BEHAVIOUR.md §2 instead \
+            (with --drag for infinite planes when dragging).
+
+            Examples:
+              planekit raycast --pixel 320,400 ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
+              planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json frame.pcd
+              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal room.png
+            """)
+
+    @Argument(help: "A point-cloud file or depth image.", completion: .file())
+    var file: String
+
+    @Option(help: ArgumentHelp("A pixel to cast through (repeatable).", valueName: "u,v"))
+    var pixel: [String] = []
+
+    @Option(help: ArgumentHelp("A ray's origin (with --direction).", valueName: "x,y,z"))
+    var origin: [String] = []
+
+    @Option(help: ArgumentHelp("A ray's direction (with --origin).", valueName: "x,y,z"))
+    var direction: [VectorArgument] = []
+
+    @Option(help: ArgumentHelp("What to hit: geometry, extent, infinite, estimated, feature, all.", valueName: "target"))
+    var target: [String] = ["geometry"]
+
+    @Option(help: "Surfaces to keep: horizontal, vertical or any.")
+    var alignment: String = "any"
+
+    @Flag(help: "Print the smart placement hit only (geometry, then estimates; --drag adds infinite planes).")
+    var smart = false
+
+    @Flag(help: "With --smart: also use infinite planes, as when dragging an object.")
+    var drag = false
+
+    @Option(help: ArgumentHelp("The up direction (against gravity) in the cloud's coordinates.", valueName: "x,y,z"))
+    var up: VectorArgument?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var depth: DepthImageOptions
+
+    mutating func run() throws {
+        let targets = try Raycast.targets(target)
+        guard let allowed = PlaneAlignment(rawValue: alignment) else {
+            throw ValidationError("--alignment must be horizontal, vertical or any, got '\(alignment)'")
+        }
+        guard origin.count == direction.count else {
+            throw ValidationError("give each --origin a --direction (\(origin.count) origins, \(direction.count) directions)")
+        }
+        guard !pixel.isEmpty || !origin.isEmpty else { throw ValidationError("give at least one --pixel or --origin/--direction") }
+        let pixels = try pixel.map { text -> SIMD2<Float> in
+            let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0].isFinite, parts[1].isFinite else { throw ValidationError("--pixel needs u,v, got '\(text)'") }
+            return SIMD2(parts[0], parts[1])
+        }
+        let origins = try origin.map { text -> SIMD3<Float> in
+            let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 3, SIMD3(parts[0], parts[1], parts[2]).isFinite else {
+                throw ValidationError("--origin needs x,y,z, got '\(text)'")
+            }
+            return SIMD3(parts[0], parts[1], parts[2])
+        }
+
+        let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
+        let upDirection = up?.vector ?? cloud.defaultUp
+        let result = try PlaneFinder(up: upDirection).detect(in: cloud)
+        let tester = HitTester(planes: HitTestPlane.from(result.planes), points: MeasuredPoints(cloud: cloud), up: upDirection)
+
+        var queries: [RaycastQueryReport] = []
+        if !pixels.isEmpty {
+            guard cloud.isOrganized else { throw ValidationError("\(file): --pixel needs an organized cloud or depth image") }
+            let camera = PinholeCamera(intrinsics: cloud.intrinsics ?? .kinect(width: cloud.width, height: cloud.height))
+            for p in pixels {
+                guard let ray = HitTester.ray(throughPixel: p, camera: camera) else { continue }
+                queries.append(answer(ray, pixel: p, tester: tester, targets: targets, allowed: allowed))
+            }
+        }
+        for (o, d) in zip(origins, direction) {
+            guard let ray = Ray(origin: o, direction: d.vector) else { throw ValidationError("a ray needs a finite origin and a non-zero direction") }
+            queries.append(answer(ray, pixel: nil, tester: tester, targets: targets, allowed: allowed))
+        }
+        let report = RaycastReport(file: file, planes: result.planes.count, up: upDirection, queries: queries)
+        print(json ? try JSONOutput.string(report) : report.table)
+    }
+
+    private func answer(_ ray: Ray, pixel: SIMD2<Float>?, tester: HitTester, targets: HitTestTargets,
+                        allowed: PlaneAlignment) -> RaycastQueryReport {
+        let results: [HitTestResult]
+        if smart {
+            results = tester.smartHitTest(ray, allowedAlignment: allowed, infinitePlane: drag).map { [$0] } ?? []
+        } else {
+            results = tester.hitTest(ray, targets: targets, alignment: allowed)
+        }
+        return RaycastQueryReport(pixel: pixel, origin: ray.origin, direction: ray.direction, results: results.map(RaycastHitReport.init))
+    }
+
+    /// The targets named on the command line.
+    static func targets(_ names: [String]) throws -> HitTestTargets {
+        var targets: HitTestTargets = []
+        for name in names.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            switch name {
+            case "geometry": targets.insert(.existingPlaneGeometry)
+            case "extent": targets.insert(.existingPlaneUsingExtent)
+            case "infinite": targets.insert(.existingPlaneInfinite)
+            case "estimated": targets.insert(.estimatedPlane)
+            case "feature": targets.insert(.featurePoint)
+            case "all": targets.formUnion(.all)
+            default: throw ValidationError("unknown --target '\(name)': use geometry, extent, infinite, estimated, feature or all")
+            }
+        }
+        return targets
+    }
+}
+
+/// One hit as printed.
+struct RaycastHitReport: Encodable {
+    let distance: Float
+    let target: HitTestTarget
+    let alignment: PlaneAlignment?
+    let plane: PlaneIdentifier?
+    let position: SIMD3<Float>
+    let normal: SIMD3<Float>
+    let transform: Transform
+
+    init(_ result: HitTestResult) {
+        distance = result.distance
+        target = result.target
+        alignment = result.alignment
+        plane = result.planeIdentifier
+        position = result.position
+        normal = result.normal
+        transform = result.worldTransform
+    }
+}
+
+/// One query and its hits.
+struct RaycastQueryReport: Encodable {
+    let pixel: SIMD2<Float>?
+    let origin: SIMD3<Float>
+    let direction: SIMD3<Float>
+    let results: [RaycastHitReport]
+}
+
+/// Everything `raycast` prints.
+struct RaycastReport: Encodable {
+    let file: String
+    let planes: Int
+    let up: SIMD3<Float>
+    let queries: [RaycastQueryReport]
+
+    var table: String {
+        var lines = ["\(file): \(planes) plane\(planes == 1 ? "" : "s") (up \(PlaneTable.vector(up, digits: 2)))"]
+        for q in queries {
+            let from = q.pixel.map { String(format: "pixel (%.1f, %.1f)", $0.x, $0.y) }
+                ?? "ray \(PlaneTable.vector(q.origin, digits: 3)) → \(PlaneTable.vector(q.direction, digits: 3))"
+            lines.append("\(from): \(q.results.isEmpty ? "no hits" : "\(q.results.count) hit\(q.results.count == 1 ? "" : "s")")")
+            for r in q.results {
+                lines.append(String(format: "  %8.3fm  %-24@ %-10@ %-9@ at %@  normal %@", r.distance, r.target.rawValue,
+                                    r.alignment?.rawValue ?? "-", r.plane?.description ?? "-",
+                                    PlaneTable.vector(r.position, digits: 3), PlaneTable.vector(r.normal, digits: 3)))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
