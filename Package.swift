@@ -41,12 +41,15 @@ let package = Package(
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridge"]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        .target(
+            name: "PlaneKitTracking",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting"]),
         .target(name: "PlaneKitStream", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(
             name: "PlaneKit",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitStream",
+                "PlaneKitTracking", "PlaneKitStream",
             ]),
         .executableTarget(
             name: "planekit",
@@ -63,6 +66,9 @@ let package = Package(
         .testTarget(
             name: "PlaneKitHitTestingTests",
             dependencies: ["PlaneKitHitTesting", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitTrackingTests",
+            dependencies: ["PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitStreamTests", dependencies: ["PlaneKitStream", "PlaneKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6],

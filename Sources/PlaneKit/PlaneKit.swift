@@ -4,4 +4,5 @@
 @_exported import PlaneKitSynthesis
 @_exported import PlaneKitDetection
 @_exported import PlaneKitHitTesting
+@_exported import PlaneKitTracking
 @_exported import PlaneKitStream
