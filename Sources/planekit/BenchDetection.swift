@@ -112,18 +112,15 @@ struct BenchRow: Encodable {
     let planekitPlanes: Int
     let pclMilliseconds: Double
     let pclPlanes: Int
-    var speedup: Double { pclMilliseconds / planekitMilliseconds }
+    let speedup: Double
 
-    enum CodingKeys: String, CodingKey { case frame, planekitMilliseconds, planekitPlanes, pclMilliseconds, pclPlanes, speedup }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(frame, forKey: .frame)
-        try c.encode(planekitMilliseconds, forKey: .planekitMilliseconds)
-        try c.encode(planekitPlanes, forKey: .planekitPlanes)
-        try c.encode(pclMilliseconds, forKey: .pclMilliseconds)
-        try c.encode(pclPlanes, forKey: .pclPlanes)
-        try c.encode(speedup, forKey: .speedup)
+    init(frame: String, planekitMilliseconds: Double, planekitPlanes: Int, pclMilliseconds: Double, pclPlanes: Int) {
+        self.frame = frame
+        self.planekitMilliseconds = planekitMilliseconds
+        self.planekitPlanes = planekitPlanes
+        self.pclMilliseconds = pclMilliseconds
+        self.pclPlanes = pclPlanes
+        speedup = pclMilliseconds / planekitMilliseconds
     }
 }
 
@@ -132,29 +129,30 @@ struct BenchSummary: Encodable {
     let rows: [BenchRow]
     let runs: Int
     let pclRuns: Int
+    let medianPlaneKitMilliseconds: Double
+    let medianPCLMilliseconds: Double
 
-    var medianPlaneKit: Double { BenchTimer.median(rows.map(\.planekitMilliseconds)) }
-    var medianPCL: Double { BenchTimer.median(rows.map(\.pclMilliseconds)) }
-
-    var table: String {
-        var lines = [String(format: "%-38@ %12@ %7@ %12@ %7@ %9@", "frame (640×480)", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up")]
-        for r in rows {
-            lines.append(String(format: "%-38@ %12.2f %7d %12.1f %7d %8.0f×", r.frame, r.planekitMilliseconds, r.planekitPlanes,
-                                r.pclMilliseconds, r.pclPlanes, r.speedup))
-        }
-        lines.append(String(format: "%-38@ %12.2f %7@ %12.1f %7@ %8.0f×", "median over frames", medianPlaneKit, "", medianPCL, "", medianPCL / medianPlaneKit))
-        lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, release build\(BuildConfiguration.isDebug ? " NOT (debug build)" : "")")
-        return lines.joined(separator: "\n")
+    init(rows: [BenchRow], runs: Int, pclRuns: Int) {
+        self.rows = rows
+        self.runs = runs
+        self.pclRuns = pclRuns
+        medianPlaneKitMilliseconds = BenchTimer.median(rows.map(\.planekitMilliseconds))
+        medianPCLMilliseconds = BenchTimer.median(rows.map(\.pclMilliseconds))
     }
 
-    enum CodingKeys: String, CodingKey { case rows, runs, pclRuns, medianPlaneKitMilliseconds, medianPCLMilliseconds }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(rows, forKey: .rows)
-        try c.encode(runs, forKey: .runs)
-        try c.encode(pclRuns, forKey: .pclRuns)
-        try c.encode(medianPlaneKit, forKey: .medianPlaneKitMilliseconds)
-        try c.encode(medianPCL, forKey: .medianPCLMilliseconds)
+    var table: String {
+        let widths = [38, -12, -7, -12, -7, -9]
+        func line(_ cells: [String]) -> String { PlaneTable.row(Array(zip(cells, widths))) }
+        var lines = [line(["frame (640×480)", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up"])]
+        for r in rows {
+            lines.append(line([r.frame, String(format: "%.2f", r.planekitMilliseconds), String(r.planekitPlanes),
+                               String(format: "%.1f", r.pclMilliseconds), String(r.pclPlanes), String(format: "%.0f×", r.speedup)]))
+        }
+        lines.append(line(["median over frames", String(format: "%.2f", medianPlaneKitMilliseconds), "",
+                           String(format: "%.1f", medianPCLMilliseconds), "",
+                           String(format: "%.0f×", medianPCLMilliseconds / medianPlaneKitMilliseconds)]))
+        lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, "
+            + (BuildConfiguration.isDebug ? "DEBUG build: not meaningful" : "release build"))
+        return lines.joined(separator: "\n")
     }
 }
