@@ -217,9 +217,9 @@ public struct PlaneRaycastKernel: Sendable {
                 let denominator = p.pointee.nx * dx + p.pointee.ny * dy + p.pointee.nz * dz
                 let signed = p.pointee.nx * ox + p.pointee.ny * oy + p.pointee.nz * oz + p.pointee.nd
                 let t = -signed / denominator
-                var live = (denominator .> limit) .| (denominator .< -limit)
-                live .&= (t .>= zero) .& (t .< best)
+                var live = (t .>= zero) .& (t .< best)
                 guard KernelView.any(live) else { continue }
+                live .&= (denominator .> limit) .| (denominator .< -limit)
                 var u = SIMD4<Float>(), v = SIMD4<Float>()
                 if bounds != .infinite {
                     let px = ox + t * dx, py = oy + t * dy, pz = oz + t * dz
@@ -232,6 +232,7 @@ public struct PlaneRaycastKernel: Sendable {
                             .& (v .>= p.pointee.extentMinV) .& (v .<= p.pointee.extentMaxV)
                     }
                 }
+                guard KernelView.any(live) else { continue }
                 if bounds == .geometry {
                     var bits = KernelView.laneBits(live)
                     while bits != 0 {
