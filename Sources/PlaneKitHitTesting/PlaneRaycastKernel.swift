@@ -13,11 +13,17 @@ public enum PlaneBounds: String, Sendable, Hashable, CaseIterable {
 
 /// Detected planes prepared for casting many rays: the fast core of hit testing.
 ///
-/// Each plane is reduced to numbers in flat arrays: its normal and offset, the two rows that map
-/// a world point to local `(x, z)`, its extent, its polygon's bounding rectangle and a
-/// ``PolygonGrid`` for the polygon itself. The batch cast tests one ray against eight planes
-/// at a time in SIMD lanes (plane, then rectangle, in one pass), and runs the polygon test only
-/// for lanes that survive, nearest-so-far pruning included. Nothing is allocated per ray.
+/// Each plane is reduced to numbers: its normal and offset, the two rows that map a world point
+/// to local `(x, z)`, its extent, its polygon's bounding rectangle and a ``PolygonGrid`` for the
+/// polygon itself. The batch cast takes four rays at a time, one per SIMD lane, and runs through
+/// the planes with each plane's numbers already repeated across the lanes: distance along the
+/// ray, then the hit point's local coordinates against the rectangle, skipping the rest of a
+/// plane as soon as no lane can still hit it. Only lanes inside a rectangle (and nearer than
+/// their best hit so far) run the polygon test. Nothing is allocated per ray.
+///
+/// The batch cast and ``crossings(of:alignment:)`` (behind ``HitTester``) evaluate the same
+/// expressions in the same order, so their distances, local coordinates and therefore their
+/// answers are identical.
 ///
 /// Planes are two-sided (a ray from behind a plane hits it too); a ray starting on a plane hits
 /// it at distance 0; a ray parallel to a plane (|n·d| ≤ 1e-6) misses it; rays with NaN or
@@ -36,25 +42,39 @@ public struct PlaneRaycastKernel: Sendable {
         @usableFromInline var extentMaximum: SIMD2<Float>
         @usableFromInline var grid: PolygonGrid
         @usableFromInline var alignmentBit: Int32
+
+        /// `n·d` and the distance `−(n·o + offset) / (n·d)` to the plane along the ray.
+        @inline(__always) @usableFromInline
+        func distance(_ o: SIMD3<Float>, _ d: SIMD3<Float>) -> (denominator: Float, t: Float) {
+            let denominator = normal.x * d.x + normal.y * d.y + normal.z * d.z
+            let signed = normal.x * o.x + normal.y * o.y + normal.z * o.z + offset
+            return (denominator, -signed / denominator)
+        }
+
+        /// Local `(x, z)` of the point at distance `t` along the ray.
+        @inline(__always) @usableFromInline
+        func local(_ o: SIMD3<Float>, _ d: SIMD3<Float>, _ t: Float) -> SIMD2<Float> {
+            let px = o.x + t * d.x, py = o.y + t * d.y, pz = o.z + t * d.z
+            return SIMD2(xRow.x * px + xRow.y * py + xRow.z * pz + xConstant,
+                         zRow.x * px + zRow.y * py + zRow.z * pz + zConstant)
+        }
     }
 
-    /// Eight planes in SIMD lanes (structure of arrays); unused lanes have a zero normal, so
-    /// every ray is parallel to them.
-    @usableFromInline struct LaneGroup: Sendable {
-        @usableFromInline var nx = SIMD8<Float>(), ny = SIMD8<Float>(), nz = SIMD8<Float>(), nd = SIMD8<Float>()
-        @usableFromInline var ux = SIMD8<Float>(), uy = SIMD8<Float>(), uz = SIMD8<Float>(), u0 = SIMD8<Float>()
-        @usableFromInline var vx = SIMD8<Float>(), vy = SIMD8<Float>(), vz = SIMD8<Float>(), v0 = SIMD8<Float>()
-        /// Rectangle per bounds kind: index 0 geometry (polygon bounds), 1 extent.
-        @usableFromInline var minU = (SIMD8<Float>(), SIMD8<Float>()), maxU = (SIMD8<Float>(), SIMD8<Float>())
-        @usableFromInline var minV = (SIMD8<Float>(), SIMD8<Float>()), maxV = (SIMD8<Float>(), SIMD8<Float>())
-        /// Per lane, +1 when the plane may be hit with horizontal (0) or vertical (1) allowed,
-        /// −1 when not (every lane may be hit with `.any` allowed).
-        @usableFromInline var allowed = (SIMD8<Float>(repeating: -1), SIMD8<Float>(repeating: -1))
+    /// One plane's numbers, each repeated across four lanes, for the batch cast.
+    @usableFromInline struct PlaneLanes: Sendable {
+        @usableFromInline var nx, ny, nz, nd: SIMD4<Float>
+        @usableFromInline var ux, uy, uz, u0: SIMD4<Float>
+        @usableFromInline var vx, vy, vz, v0: SIMD4<Float>
+        /// The rectangle a hit must lie in: the polygon's bounding rectangle widened by
+        /// ``PolygonGrid/edgeTolerance`` (computed exactly as ``PolygonGrid/contains`` does) for
+        /// `.geometry`, the extent for `.extent`.
+        @usableFromInline var minU, maxU, minV, maxV: SIMD4<Float>
+        @usableFromInline var extentMinU, extentMaxU, extentMinV, extentMaxV: SIMD4<Float>
     }
 
     /// The planes in the order given.
     @usableFromInline let planes: ContiguousArray<PreparedPlane>
-    @usableFromInline let groups: ContiguousArray<LaneGroup>
+    @usableFromInline let lanes: ContiguousArray<PlaneLanes>
     @usableFromInline let storage: PolygonGridStorage
 
     /// How many planes the kernel holds.
@@ -76,30 +96,19 @@ public struct PlaneRaycastKernel: Sendable {
                 extentMinimum: plane.extent.minimum, extentMaximum: plane.extent.maximum,
                 grid: grid, alignmentBit: PlaneRaycastKernel.bit(plane.alignment)))
         }
-        var groups = ContiguousArray<LaneGroup>()
-        for start in stride(from: 0, to: prepared.count, by: 8) {
-            var g = LaneGroup()
-            // A lane that can never pass its rectangle test: minimum above maximum.
-            g.minU = (SIMD8(repeating: .infinity), SIMD8(repeating: .infinity))
-            g.minV = g.minU
-            g.maxU = (SIMD8(repeating: -.infinity), SIMD8(repeating: -.infinity))
-            g.maxV = g.maxU
-            for lane in 0..<min(8, prepared.count - start) {
-                let p = prepared[start + lane]
-                g.nx[lane] = p.normal.x; g.ny[lane] = p.normal.y; g.nz[lane] = p.normal.z; g.nd[lane] = p.offset
-                g.ux[lane] = p.xRow.x; g.uy[lane] = p.xRow.y; g.uz[lane] = p.xRow.z; g.u0[lane] = p.xConstant
-                g.vx[lane] = p.zRow.x; g.vy[lane] = p.zRow.y; g.vz[lane] = p.zRow.z; g.v0[lane] = p.zConstant
-                g.minU.0[lane] = p.grid.minimum.x; g.maxU.0[lane] = p.grid.maximum.x
-                g.minV.0[lane] = p.grid.minimum.y; g.maxV.0[lane] = p.grid.maximum.y
-                g.minU.1[lane] = p.extentMinimum.x; g.maxU.1[lane] = p.extentMaximum.x
-                g.minV.1[lane] = p.extentMinimum.y; g.maxV.1[lane] = p.extentMaximum.y
-                g.allowed.0[lane] = p.alignmentBit == 1 ? 1 : -1
-                g.allowed.1[lane] = p.alignmentBit == 2 ? 1 : -1
-            }
-            groups.append(g)
-        }
+        let tolerance = PolygonGrid.edgeTolerance
+        self.lanes = ContiguousArray(prepared.map { p in
+            func splat(_ x: Float) -> SIMD4<Float> { SIMD4(repeating: x) }
+            return PlaneLanes(
+                nx: splat(p.normal.x), ny: splat(p.normal.y), nz: splat(p.normal.z), nd: splat(p.offset),
+                ux: splat(p.xRow.x), uy: splat(p.xRow.y), uz: splat(p.xRow.z), u0: splat(p.xConstant),
+                vx: splat(p.zRow.x), vy: splat(p.zRow.y), vz: splat(p.zRow.z), v0: splat(p.zConstant),
+                minU: splat(p.grid.minimum.x - tolerance), maxU: splat(p.grid.maximum.x + tolerance),
+                minV: splat(p.grid.minimum.y - tolerance), maxV: splat(p.grid.maximum.y + tolerance),
+                extentMinU: splat(p.extentMinimum.x), extentMaxU: splat(p.extentMaximum.x),
+                extentMinV: splat(p.extentMinimum.y), extentMaxV: splat(p.extentMaximum.y))
+        })
         self.planes = prepared
-        self.groups = groups
         self.storage = storage
     }
 
@@ -126,25 +135,23 @@ public struct PlaneRaycastKernel: Sendable {
                          bounds: PlaneBounds = .geometry, alignment: PlaneAlignment = .any,
                          into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
         let n = min(origins.count, directions.count, hits.count)
-        let which = alignment == .horizontal ? 0 : (alignment == .vertical ? 1 : 2)
-        groups.withUnsafeBufferPointer { groups in
+        let allowed = PlaneRaycastKernel.allowedBits(alignment)
+        lanes.withUnsafeBufferPointer { lanes in
             planes.withUnsafeBufferPointer { planes in
                 storage.cells.withUnsafeBufferPointer { cells in
                     storage.slabs.withUnsafeBufferPointer { slabs in
                         storage.edges.withUnsafeBufferPointer { edges in
-                          withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, planes.count)) { scratch in
-                            let view = KernelView(groups: groups, planes: planes, cells: cells, slabs: slabs, edges: edges,
-                                                  candidates: scratch.baseAddress!)
+                            let view = KernelView(lanes: lanes, planes: planes, cells: cells, slabs: slabs, edges: edges)
+                            var i = 0
                             // One loop per bounds kind, so that the kind is a constant inside each loop.
                             switch bounds {
                             case .geometry:
-                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .geometry, alignment: which) }
+                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .geometry, allowed: allowed, into: hits); i &+= 4 }
                             case .extent:
-                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .extent, alignment: which) }
+                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .extent, allowed: allowed, into: hits); i &+= 4 }
                             case .infinite:
-                                for i in 0..<n { hits[i] = view.nearest(origins[i], directions[i], bounds: .infinite, alignment: which) }
+                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .infinite, allowed: allowed, into: hits); i &+= 4 }
                             }
-                          }
                         }
                     }
                 }
@@ -152,107 +159,99 @@ public struct PlaneRaycastKernel: Sendable {
         }
     }
 
-    /// The bit patterns of eight floats (the sign bit is bit 31 of each lane).
-    @inline(__always) @usableFromInline static func bits(_ x: SIMD8<Float>) -> SIMD8<Int32> {
-        unsafeBitCast(x, to: SIMD8<Int32>.self)
-    }
-
-    /// A plane a ray meets inside its polygon's bounding rectangle, waiting for the polygon test.
-    @usableFromInline struct Candidate {
-        var distance: Float
-        var index: Int32
-        var local: SIMD2<Float>
-    }
-
-    /// The kernel's arrays as raw buffers, taken once per batch, and scratch room for one
-    /// candidate per plane.
+    /// The kernel's arrays as raw buffers, taken once per batch.
     @usableFromInline struct KernelView {
-        let candidates: UnsafeMutablePointer<Candidate>
-        let groups: UnsafeBufferPointer<LaneGroup>
+        let lanes: UnsafeBufferPointer<PlaneLanes>
         let planes: UnsafeBufferPointer<PreparedPlane>
         let cells: UnsafeBufferPointer<UInt8>
         let slabs: UnsafeBufferPointer<SIMD2<Int32>>
         let edges: UnsafeBufferPointer<SIMD4<Float>>
 
-        init(groups: UnsafeBufferPointer<LaneGroup>, planes: UnsafeBufferPointer<PreparedPlane>, cells: UnsafeBufferPointer<UInt8>,
-             slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>, candidates: UnsafeMutablePointer<Candidate>) {
-            (self.groups, self.planes, self.cells, self.slabs, self.edges, self.candidates) = (groups, planes, cells, slabs, edges, candidates)
+        init(lanes: UnsafeBufferPointer<PlaneLanes>, planes: UnsafeBufferPointer<PreparedPlane>, cells: UnsafeBufferPointer<UInt8>,
+             slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>) {
+            (self.lanes, self.planes, self.cells, self.slabs, self.edges) = (lanes, planes, cells, slabs, edges)
         }
 
-        /// The nearest hit of one ray: the batch cast's kernel.
+        /// Bit `k` set for each lane `k` whose mask is true (a lane's mask is all ones or zero).
+        @inline(__always) static func laneBits(_ mask: SIMDMask<SIMD4<Int32>>) -> Int {
+            // The sign bits, gathered as the x86 movmskps does; the optimizer folds this to it.
+            let signs = unsafeBitCast(mask, to: SIMD4<UInt32>.self) &>> 31
+            return Int(signs.x | (signs.y &<< 1) | (signs.z &<< 2) | (signs.w &<< 3))
+        }
+
+        /// `true` when any lane's mask is true.
+        @inline(__always) static func any(_ mask: SIMDMask<SIMD4<Int32>>) -> Bool {
+            let m = unsafeBitCast(mask, to: SIMD4<Int32>.self)
+            let h = m.lowHalf | m.highHalf
+            return h.x | h.y != 0
+        }
+
+        /// Casts rays `start ..< min(start + 4, count)`, one per lane, and writes their hits.
         ///
-        /// Every condition of a lane (not parallel, in front, nearer than the best so far, inside
-        /// the rectangle, alignment allowed) is a float that is ≥ 0 exactly when it holds; their
-        /// bit patterns are OR-ed, so a lane passes when the sign bit of the OR is clear. This
-        /// keeps the whole test in plain SIMD float and integer arithmetic, without per-lane
-        /// mask handling.
+        /// Per plane, every lane's conditions (not parallel, in front, nearer than the lane's best
+        /// hit so far, inside the rectangle) are SIMD masks; a plane that no lane can hit any more
+        /// is left after its distance. Rays with NaN or infinite numbers start with a best
+        /// distance of −∞, so nothing is nearer.
         @inline(__always)
-        func nearest(_ o: SIMD3<Float>, _ d: SIMD3<Float>, bounds: PlaneBounds, alignment: Int) -> PlaneRayHit {
-            // NaN or infinite rays miss; past this, NaN can only come from 0/0 on a parallel
-            // plane, which the first condition rejects.
-            guard (o.x + o.y + o.z + d.x + d.y + d.z).isFinite else { return .miss }
-            var best = Float.infinity
-            var bestIndex: Int32 = -1
-            var count = 0
-            for gi in 0..<groups.count {
-                let g = groups.baseAddress! + gi
-                let denominator = g.pointee.nx * d.x + g.pointee.ny * d.y + g.pointee.nz * d.z
-                let signed = g.pointee.nx * o.x + g.pointee.ny * o.y + g.pointee.nz * o.z + g.pointee.nd
+        func cast(_ origins: UnsafeBufferPointer<SIMD3<Float>>, _ directions: UnsafeBufferPointer<SIMD3<Float>>,
+                  from start: Int, count: Int, bounds: PlaneBounds, allowed: Int32,
+                  into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
+            // Four rays, the last one repeated past the end of the batch (those lanes are not
+            // written), moved from one-ray-per-vector to one-coordinate-per-vector.
+            let last = count &- 1
+            let o0 = origins[start], o1 = origins[min(start &+ 1, last)], o2 = origins[min(start &+ 2, last)], o3 = origins[min(start &+ 3, last)]
+            let d0 = directions[start], d1 = directions[min(start &+ 1, last)], d2 = directions[min(start &+ 2, last)], d3 = directions[min(start &+ 3, last)]
+            let ox = SIMD4(o0.x, o1.x, o2.x, o3.x), oy = SIMD4(o0.y, o1.y, o2.y, o3.y), oz = SIMD4(o0.z, o1.z, o2.z, o3.z)
+            let dx = SIMD4(d0.x, d1.x, d2.x, d3.x), dy = SIMD4(d0.y, d1.y, d2.y, d3.y), dz = SIMD4(d0.z, d1.z, d2.z, d3.z)
+            // A sum of NaN or infinity minus itself is NaN: such rays get best −∞ and miss.
+            let sum = ox + oy + oz + dx + dy + dz
+            var best = SIMD4<Float>(repeating: -.infinity)
+            best.replace(with: .infinity, where: sum - sum .== SIMD4<Float>())
+            let used = min(4, count &- start)
+            var bestIndex = SIMD4<Int32>(repeating: -1)
+            let zero = SIMD4<Float>(), limit = SIMD4<Float>(repeating: 1e-6)
+            for index in 0..<lanes.count {
+                if allowed != 7 && planes[index].alignmentBit & allowed == 0 { continue }
+                let p = lanes.baseAddress! + index
+                // The same expressions, in the same order, as PreparedPlane.distance and .local.
+                let denominator = p.pointee.nx * dx + p.pointee.ny * dy + p.pointee.nz * dz
+                let signed = p.pointee.nx * ox + p.pointee.ny * oy + p.pointee.nz * oz + p.pointee.nd
                 let t = -signed / denominator
-                var failed = PlaneRaycastKernel.bits(denominator * denominator - 1e-12)
-                failed |= PlaneRaycastKernel.bits(t + 0)                      // + 0 turns −0 into +0
-                failed |= PlaneRaycastKernel.bits(SIMD8<Float>(repeating: best) - t)
-                switch alignment {
-                case 0: failed |= PlaneRaycastKernel.bits(g.pointee.allowed.0)
-                case 1: failed |= PlaneRaycastKernel.bits(g.pointee.allowed.1)
-                default: break
-                }
-                var u = SIMD8<Float>(), v = SIMD8<Float>()
+                var live = (t .>= zero) .& (t .< best)
+                guard KernelView.any(live) else { continue }
+                live .&= (denominator .> limit) .| (denominator .< -limit)
+                var u = SIMD4<Float>(), v = SIMD4<Float>()
                 if bounds != .infinite {
-                    u = g.pointee.ux * o.x + g.pointee.uy * o.y + g.pointee.uz * o.z + g.pointee.u0
-                        + t * (g.pointee.ux * d.x + g.pointee.uy * d.y + g.pointee.uz * d.z)
-                    v = g.pointee.vx * o.x + g.pointee.vy * o.y + g.pointee.vz * o.z + g.pointee.v0
-                        + t * (g.pointee.vx * d.x + g.pointee.vy * d.y + g.pointee.vz * d.z)
+                    let px = ox + t * dx, py = oy + t * dy, pz = oz + t * dz
+                    u = p.pointee.ux * px + p.pointee.uy * py + p.pointee.uz * pz + p.pointee.u0
+                    v = p.pointee.vx * px + p.pointee.vy * py + p.pointee.vz * pz + p.pointee.v0
                     if bounds == .geometry {
-                        failed |= PlaneRaycastKernel.bits(u - g.pointee.minU.0) | PlaneRaycastKernel.bits(g.pointee.maxU.0 - u)
-                        failed |= PlaneRaycastKernel.bits(v - g.pointee.minV.0) | PlaneRaycastKernel.bits(g.pointee.maxV.0 - v)
+                        live .&= (u .>= p.pointee.minU) .& (u .<= p.pointee.maxU) .& (v .>= p.pointee.minV) .& (v .<= p.pointee.maxV)
                     } else {
-                        failed |= PlaneRaycastKernel.bits(u - g.pointee.minU.1) | PlaneRaycastKernel.bits(g.pointee.maxU.1 - u)
-                        failed |= PlaneRaycastKernel.bits(v - g.pointee.minV.1) | PlaneRaycastKernel.bits(g.pointee.maxV.1 - v)
+                        live .&= (u .>= p.pointee.extentMinU) .& (u .<= p.pointee.extentMaxU)
+                            .& (v .>= p.pointee.extentMinV) .& (v .<= p.pointee.extentMaxV)
                     }
                 }
-                // Any lane with a clear sign bit? AND across lanes keeps the sign only if all are set.
-                let quarter = failed.lowHalf & failed.highHalf
-                let pair = quarter.lowHalf & quarter.highHalf
-                guard (pair.x & pair.y) & Int32.min == 0 else { continue }
-                for lane in 0..<8 where failed[lane] & Int32.min == 0 {
-                    let tl = t[lane]
-                    let index = gi &* 8 &+ lane
-                    if bounds == .geometry {
-                        // Polygon tests wait until every rectangle hit is known, then run nearest
-                        // first and stop at the first polygon that holds the hit.
-                        candidates[count] = Candidate(distance: tl, index: Int32(index), local: SIMD2(u[lane], v[lane]))
-                        count &+= 1
-                    } else if tl < best {
-                        best = tl
-                        bestIndex = Int32(index)
+                guard KernelView.any(live) else { continue }
+                if bounds == .geometry {
+                    var bits = KernelView.laneBits(live)
+                    while bits != 0 {
+                        let lane = bits.trailingZeroBitCount
+                        bits &= bits &- 1
+                        if planes[index].grid.contains(SIMD2(u[lane], v[lane]), cells: cells, slabs: slabs, edges: edges) {
+                            best[lane] = t[lane]
+                            bestIndex[lane] = Int32(truncatingIfNeeded: index)
+                        }
                     }
+                } else {
+                    best.replace(with: t, where: live)
+                    bestIndex.replace(with: SIMD4(repeating: Int32(truncatingIfNeeded: index)), where: live)
                 }
             }
-            while count > 0 {
-                var nearest = 0
-                for k in 1..<max(1, count) where candidates[k].distance < candidates[nearest].distance { nearest = k }
-                let c = candidates[nearest]
-                if planes[Int(c.index)].grid.contains(c.local, cells: cells, slabs: slabs, edges: edges) {
-                    best = c.distance
-                    bestIndex = c.index
-                    break
-                }
-                count &-= 1
-                candidates[nearest] = candidates[count]
+            for k in 0..<used {
+                // A ray starting on the plane gives −0; report +0.
+                hits[start &+ k] = bestIndex[k] < 0 ? .miss : PlaneRayHit(distance: best[k] == 0 ? 0 : best[k], planeIndex: bestIndex[k])
             }
-            // A ray starting on the plane gives −0; report +0.
-            return bestIndex < 0 ? .miss : PlaneRayHit(distance: best == 0 ? 0 : best, planeIndex: bestIndex)
         }
     }
 
@@ -279,15 +278,11 @@ public struct PlaneRaycastKernel: Sendable {
             storage.slabs.withUnsafeBufferPointer { slabs in
                 storage.edges.withUnsafeBufferPointer { edges in
                     for (index, p) in planes.enumerated() where p.alignmentBit & allowed != 0 {
-                        let denominator = dot(p.normal, d)
-                        guard abs(denominator) > 1e-6 else { continue }
-                        let t = -(dot(p.normal, o) + p.offset) / denominator
-                        guard t >= 0 else { continue }
-                        let u = dot(p.xRow, o) + p.xConstant + t * dot(p.xRow, d)
-                        let v = dot(p.zRow, o) + p.zConstant + t * dot(p.zRow, d)
-                        let local = SIMD2(u, v)
-                        let inExtent = u >= p.extentMinimum.x && u <= p.extentMaximum.x
-                            && v >= p.extentMinimum.y && v <= p.extentMaximum.y
+                        let (denominator, t) = p.distance(o, d)
+                        guard denominator > 1e-6 || denominator < -1e-6, t >= 0 else { continue }
+                        let local = p.local(o, d, t)
+                        let inExtent = local.x >= p.extentMinimum.x && local.x <= p.extentMaximum.x
+                            && local.y >= p.extentMinimum.y && local.y <= p.extentMaximum.y
                         let inGeometry = p.grid.contains(local, cells: cells, slabs: slabs, edges: edges)
                         result.append(PlaneCrossing(planeIndex: index, distance: t == 0 ? 0 : t, local: local,
                                                     insideExtent: inExtent, insideGeometry: inGeometry))

@@ -46,11 +46,14 @@ import PlaneKitGeometry
         guard columns > 0, p.x >= minimum.x - t, p.x <= maximum.x + t, p.y >= minimum.y - t, p.y <= maximum.y + t else {
             return false
         }
-        let column = min(Int32(columns - 1), max(0, Int32(((p.x - minimum.x) * inverseCell).rounded(.down))))
-        let row = min(Int32(rows - 1), max(0, Int32(((p.y - minimum.y) * inverseCell).rounded(.down))))
-        let state = cells[Int(cellOffset + row * columns + column)]
+        // Clamped to the grid in floats, then truncated: the same cell as rounding down and
+        // clamping (a point just below the minimum, within the tolerance, goes to cell 0), without
+        // a floor call (SSE2 has no rounding instruction).
+        let column = Int32(min(Float(columns &- 1), max(0, (p.x - minimum.x) * inverseCell)))
+        let row = Int32(min(Float(rows &- 1), max(0, (p.y - minimum.y) * inverseCell)))
+        let state = cells[Int(cellOffset &+ row &* columns &+ column)]
         if state != PolygonGrid.mixed { return state == PolygonGrid.inside }
-        let slab = slabs[Int(slabOffset + row)]
+        let slab = slabs[Int(slabOffset &+ row)]
         var inside = false
         for k in Int(slab.x)..<Int(slab.x + slab.y) {
             let e = edges[k]

@@ -9,11 +9,16 @@ struct BenchRaycast: ParsableCommand {
         commandName: "raycast",
         abstract: "Time ray casts against 20 detected planes next to Open3D (Embree).",
         discussion: """
-            Detects planes in generated rooms (PlaneKit's organized detector on synthetic frames, \
-            seeds 1, 2, … until --planes planes with their outline polygons are found), casts \
-            --rays rays from the first room's camera through random pixels (seeded) with \
-            PlaneKit's batch kernel (existingPlaneGeometry: nearest hit inside a plane's \
-            polygon) and reports rays per second on one thread, the median of --runs runs.
+            The scene is ONE generated room (SyntheticSequence seeds 1, 2, … until a room has \
+            --planes surfaces): 12 frames spread around its camera loop, planes detected in each \
+            by PlaneKit's organized detector and moved to world coordinates with the frame's \
+            pose, each real surface kept once (its detection with most points; a detection \
+            belongs to the ground-truth surface of most of its pixels), the --planes largest \
+            taken with their outline polygons. --rays rays go from those 12 cameras (an equal \
+            run of consecutive rays from each, as frames would bring them) through random pixels \
+            (seeded), so they start inside the room as a device's would. PlaneKit's batch kernel casts them (existingPlaneGeometry: nearest hit inside \
+            a plane's polygon); rays per second on one thread, the median of --runs runs. The \
+            output names the room, the planes and their total polygon vertices.
 
             With --python, the same planes are triangulated (ear clipping of each polygon) and \
             written with the rays to a temporary folder, and scripts/bench_open3d_raycast.py \
@@ -51,14 +56,17 @@ struct BenchRaycast: ParsableCommand {
         if BuildConfiguration.isDebug {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
-        let (detected, camera) = try BenchRaycast.detectedPlanes(count: planes)
+        let scene = try BenchRaycast.detectedPlanes(count: planes)
+        let detected = scene.planes
         let kernel = PlaneRaycastKernel(planes: detected)
         var rng = SeededRandom(seed: seed)
         var origins = [SIMD3<Float>](), directions = [SIMD3<Float>]()
         origins.reserveCapacity(rays)
         directions.reserveCapacity(rays)
-        let k = camera.intrinsics
         for _ in 0..<rays {
+            // A batch from one camera after another, as frames would bring them.
+            let camera = scene.cameras[origins.count * scene.cameras.count / rays]
+            let k = camera.intrinsics
             let pixel = SIMD2(rng.uniform(-0.5...(Float(k.width) - 0.5)), rng.uniform(-0.5...(Float(k.height) - 0.5)))
             let ray = camera.ray(throughPixel: pixel)
             origins.append(ray.origin)
@@ -77,7 +85,7 @@ struct BenchRaycast: ParsableCommand {
         let ours = Double(rays) / (milliseconds / 1000)
         let hitShare = Double(hits.count { $0.isHit }) / Double(rays)
         let vertexCounts = detected.map(\.boundary.vertices.count)
-        var report = RaycastBenchReport(planes: detected.count, rays: rays, runs: runs,
+        var report = RaycastBenchReport(roomSeed: scene.seed, frames: scene.cameras.count, planes: detected.count, rays: rays, runs: runs,
                                         polygonVertices: vertexCounts.reduce(0, +), largestPolygon: vertexCounts.max() ?? 0,
                                         hitShare: hitShare, planekitRaysPerSecond: ours)
         if !noOpen3d {
@@ -90,24 +98,58 @@ struct BenchRaycast: ParsableCommand {
         print(json ? try JSONOutput.string(report) : report.table)
     }
 
-    /// The first `count` planes detected in generated rooms, in world coordinates, and the first
-    /// room's camera.
-    static func detectedPlanes(count: Int) throws -> ([DetectedPlane], PinholeCamera) {
-        var result: [DetectedPlane] = []
-        var camera: PinholeCamera?
-        var seed: UInt64 = 1
-        while result.count < count && seed <= 200 {
-            let frame = SyntheticFrame(seed: seed)
-            var configuration = OrganizedPlaneDetector.Configuration()
-            configuration.up = frame.cloud.defaultUp
-            let found = try OrganizedPlaneDetector(configuration: configuration).detect(in: frame.cloud)
-            let world = HitTestPlane.from(found.planes, worldFromCloud: frame.pose).map(\.plane).filter { $0.boundary.vertices.count >= 3 }
-            result += world.prefix(count - result.count)
-            if camera == nil { camera = PinholeCamera(intrinsics: frame.intrinsics, pose: frame.pose) }
-            seed += 1
+    /// The benchmark's scene: planes detected in ONE generated room, in world coordinates, and
+    /// the cameras that saw them.
+    struct Scene {
+        /// The room's seed.
+        var seed: UInt64
+        /// The planes, largest first: one per real surface of the room.
+        var planes: [DetectedPlane]
+        /// The camera of every frame the planes were detected in.
+        var cameras: [PinholeCamera]
+    }
+
+    /// Frames detected per room, spread evenly around its camera loop.
+    static let framesPerRoom = 12
+
+    /// `count` planes detected in one generated room: for room seeds 1, 2, …, renders
+    /// ``framesPerRoom`` frames spread evenly around the room's camera loop
+    /// (`SyntheticSequence`), detects planes in each, moves them to world coordinates with the
+    /// frame's pose, and keeps each real surface once (a detection's surface is the ground-truth
+    /// label of most of its pixels; of several detections of one surface the one with most points
+    /// is kept). The first room with at least `count` surfaces gives its `count` largest.
+    static func detectedPlanes(count: Int) throws -> Scene {
+        var mostFound = 0
+        for seed in UInt64(1)...200 {
+            let sequence = SyntheticSequence(seed: seed)
+            let loopSeconds = Double(sequence.path.length / max(sequence.path.speed, 1e-3))
+            var bestBySurface: [UInt16: DetectedPlane] = [:]
+            var cameras: [PinholeCamera] = []
+            for k in 0..<framesPerRoom {
+                let index = Int((Double(k) / Double(framesPerRoom) * loopSeconds * sequence.frameRate).rounded())
+                let frame = sequence.frame(at: index)
+                cameras.append(PinholeCamera(intrinsics: frame.intrinsics, pose: frame.pose))
+                var configuration = OrganizedPlaneDetector.Configuration()
+                configuration.up = frame.cloud.defaultUp
+                let found = try OrganizedPlaneDetector(configuration: configuration).detect(in: frame.cloud)
+                // Truth labels under each detected plane's pixels.
+                var votes = [[UInt16: Int]](repeating: [:], count: found.planes.count)
+                for (label, truth) in zip(found.labels, frame.labels) where label > 0 && truth > 0 {
+                    votes[Int(label) - 1][truth, default: 0] += 1
+                }
+                let world = HitTestPlane.from(found.planes, worldFromCloud: frame.pose).map(\.plane)
+                for (plane, vote) in zip(world, votes) where plane.boundary.vertices.count >= 3 {
+                    guard let (surface, pixels) = vote.max(by: { $0.value < $1.value }), 2 * pixels > plane.pointCount else { continue }
+                    if plane.pointCount > bestBySurface[surface]?.pointCount ?? 0 { bestBySurface[surface] = plane }
+                }
+            }
+            mostFound = max(mostFound, bestBySurface.count)
+            if bestBySurface.count >= count {
+                let planes = bestBySurface.values.sorted { ($0.pointCount, $0.label) > ($1.pointCount, $1.label) }
+                return Scene(seed: seed, planes: Array(planes.prefix(count)), cameras: cameras)
+            }
         }
-        guard let camera, result.count == count else { throw ValidationError("found only \(result.count) planes in 200 generated rooms") }
-        return (result, camera)
+        throw ValidationError("no generated room (seeds 1–200) has \(count) detected surfaces; the most was \(mostFound)")
     }
 
     private func compareWithOpen3D(_ planes: [DetectedPlane], origins: [SIMD3<Float>], directions: [SIMD3<Float>],
@@ -188,6 +230,8 @@ private struct Open3DFigures: Decodable {
 
 /// The benchmark's figures.
 struct RaycastBenchReport: Encodable {
+    let roomSeed: UInt64
+    let frames: Int
     let planes: Int
     let rays: Int
     let runs: Int
@@ -203,7 +247,8 @@ struct RaycastBenchReport: Encodable {
 
     var table: String {
         var lines = [
-            "\(planes) detected planes (\(polygonVertices) polygon vertices, largest \(largestPolygon)), \(rays) rays, \(String(format: "%.1f", 100 * hitShare))% hit",
+            "room \(roomSeed): \(planes) detected planes (one per surface, from \(frames) frames; \(polygonVertices) polygon vertices, largest \(largestPolygon))",
+            "\(rays) rays from those \(frames) cameras (one after another) through random pixels, \(String(format: "%.1f", 100 * hitShare))% hit",
             String(format: "PlaneKit existingPlaneGeometry  %8.2f M rays/s  (1 thread, median of %d)", planekitRaysPerSecond / 1e6, runs),
         ]
         if let theirs = open3dRaysPerSecond {
