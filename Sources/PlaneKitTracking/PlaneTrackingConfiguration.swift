@@ -7,7 +7,8 @@ import PlaneKitGeometry
 /// - their normals are within ``angleTolerance`` (6°),
 /// - the observation's centroid lies within `offsetTolerance + offsetNoiseFactor · σ(depth)` of
 ///   the anchor's plane (3 cm + 3σ of the sensor's depth noise at the centroid's distance from
-///   the camera: 3.4 cm at 1 m, 5 cm at 2 m, 11 cm at 4 m for the Kinect model), and
+///   the camera, capped at 5 m: 3.6 cm at 1 m, 5 cm at 2 m, 11 cm at 4 m, 15 cm from 5 m on for
+///   the Kinect model), and
 /// - the observation's outline, in the anchor's plane, overlaps the rectangle of the ground the
 ///   anchor has covered enlarged by ``extentMargin`` (5 cm) on every side.
 /// When an observation continues several anchors they are one surface: all merge into the oldest
@@ -68,7 +69,9 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     public init() {}
 
     /// The association distance tolerance for a plane whose centroid is `depth` metres away.
+    /// The depth is capped at the far end of ``viewDepths`` (5 m): the quadratic noise model
+    /// means nothing beyond a sensor's range and would otherwise let planes metres apart match.
     public func offsetTolerance(atDepth depth: Float) -> Float {
-        offsetTolerance + offsetNoiseFactor * noise.sigma(atDepth: depth)
+        offsetTolerance + offsetNoiseFactor * noise.sigma(atDepth: min(depth, viewDepths.upperBound))
     }
 }

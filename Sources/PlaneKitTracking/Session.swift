@@ -72,7 +72,10 @@ public struct Session: Sendable {
     private var focusIndicator = FocusIndicator()
     private var mapping: MappingTracker
     private var measuredPoints: MeasuredPoints?
-    private var tester: HitTester?
+    /// The full hit tester, built when a command or ray cast first needs it in a frame.
+    private var cachedTester: HitTester?
+    /// A hit tester over the measured points only, for the focus indicator's estimated planes.
+    private var pointTester: HitTester?
     private var placedSinceLastFrame = false
     private var nextObjectNumber: UInt64 = 1
     private var nextAnchorNumber: UInt64 = 1
@@ -105,19 +108,51 @@ public struct Session: Sendable {
     public var mappingTracker: MappingTracker { mapping }
     /// The focus indicator.
     public var focus: FocusIndicator { focusIndicator }
-    /// The hit tester for the current anchors and the latest frame's measured points (world),
-    /// or `nil` before the first frame.
-    public var hitTester: HitTester? { tester }
+    /// A hit tester for the current anchors and the latest frame's measured points (world), or
+    /// `nil` before the first frame. Built on each call; the commands keep one per frame.
+    public var hitTester: HitTester? {
+        if let cachedTester { return cachedTester }
+        guard camera != nil else { return nil }
+        return HitTester(planes: tracker.anchors.map(\.hitTestPlane), points: measuredPoints, up: configuration.up,
+                         options: configuration.hitTestOptions)
+    }
+
+    /// The hit tester for commands, built once per frame.
+    private mutating func commandTester() -> HitTester? {
+        if cachedTester == nil { cachedTester = hitTester }
+        return cachedTester
+    }
 
     /// Every hit of the ray through `pixel` of the latest frame's camera (§2), nearest first.
     public func raycast(pixel: SIMD2<Float>, targets: HitTestTargets = .all, alignment: PlaneAlignment = .any) -> [HitTestResult] {
-        guard let tester, let camera else { return [] }
+        guard let tester = hitTester, let camera else { return [] }
         return tester.hitTest(pixel: pixel, camera: camera, targets: targets, alignment: alignment)
     }
 
     /// Every hit of a world ray (§2), nearest first.
     public func raycast(_ ray: Ray, targets: HitTestTargets = .all, alignment: PlaneAlignment = .any) -> [HitTestResult] {
-        tester?.hitTest(ray, targets: targets, alignment: alignment) ?? []
+        hitTester?.hitTest(ray, targets: targets, alignment: alignment) ?? []
+    }
+
+    /// The smart hit (§2, no infinite planes) of `ray`, as the focus indicator needs it each
+    /// frame, without building the full hit tester: the nearest anchor whose boundary polygon the
+    /// ray meets, else the nearer estimated plane around the ray.
+    func focusHit(_ ray: Ray) -> HitTestResult? {
+        var best: HitTestResult?
+        for anchor in tracker.anchors {
+            let plane = anchor.plane
+            guard let t = plane.plane.intersection(with: ray), t < (best?.distance ?? .infinity) else { continue }
+            let p = ray.point(at: t)
+            let local = plane.transform.inverse.apply(toPoint: p)
+            guard plane.boundary.contains(SIMD2(local.x, local.z)) else { continue }
+            let facing = dot(plane.plane.normal, ray.direction) > 0 ? -plane.plane.normal : plane.plane.normal
+            best = HitTestResult(distance: t, worldTransform: Transform(origin: p, yAxis: facing, xHint: plane.transform.xAxis),
+                                 target: .existingPlaneGeometry, alignment: plane.alignment, planeIdentifier: anchor.identifier)
+        }
+        if let best { return best }
+        guard let pointTester else { return nil }
+        let (horizontal, vertical) = pointTester.estimatedHits(ray)
+        return HitTester.chooseEstimate(horizontal: horizontal, vertical: vertical, allowedAlignment: .any)
     }
 
     // MARK: Frames
@@ -159,7 +194,10 @@ public struct Session: Sendable {
                              alignmentTolerance: configuration.tracking.alignmentTolerance)
         }
         latestDetection = detection
-        let points = MeasuredPoints(sampling.measured, maximumCount: max(MeasuredPoints.defaultMaximumCount, sampling.measured.count))
+        // Through a cloud: MeasuredPoints' cloud initialiser runs its copy loop specialised for
+        // ContiguousArray inside its own module, where the generic one called from here would not be.
+        let points = MeasuredPoints(cloud: PointCloud(unorganized: sampling.measured),
+                                    maximumCount: max(MeasuredPoints.defaultMaximumCount, sampling.measured.count))
         return integrate(observations, camera: PinholeCamera(intrinsics: intrinsics, pose: pose), timestamp: timestamp,
                          frame: cloud, measuredPoints: points)
     }
@@ -202,15 +240,15 @@ public struct Session: Sendable {
                 }
             }
         }
-        tester = HitTester(planes: tracker.anchors.map(\.hitTestPlane), points: measuredPoints, up: configuration.up,
-                           options: configuration.hitTestOptions)
+        cachedTester = nil
+        pointTester = measuredPoints.map { HitTester(planes: [], points: $0, up: configuration.up, options: configuration.hitTestOptions) }
         events += snapObjects(onto: refreshed)
         events += advanceSnaps()
 
         // Focus indicator: the smart hit of the ray through the image centre.
         let intrinsics = camera.intrinsics
         let centre = SIMD2(Float(intrinsics.width - 1) / 2, Float(intrinsics.height - 1) / 2)
-        let hit = tester?.smartHitTest(pixel: centre, camera: camera)
+        let hit = focusHit(camera.ray(throughPixel: centre))
         let placing = isPlacingObject || placedSinceLastFrame
         placedSinceLastFrame = false
         if let previous = focusIndicator.update(trackingStarted: true, placing: placing, hit: hit) {
@@ -286,11 +324,11 @@ public struct Session: Sendable {
     /// hit (one sample). Hides the focus indicator until the end of the next frame.
     @discardableResult
     public mutating func place(name: String, size: SIMD3<Float>, atPixel pixel: SIMD2<Float>,
-                               alignment: PlaneAlignment = .any, smoothing: Bool = true) throws(SessionError) -> SessionEvent {
-        guard size.isFinite, size.x > 0, size.y > 0, size.z > 0 else { throw .invalidSize(size) }
-        guard let camera, let tester else { throw .notTracking }
+                               alignment: PlaneAlignment = .any, smoothing: Bool = true) throws -> SessionEvent {
+        guard size.isFinite, size.x > 0, size.y > 0, size.z > 0 else { throw SessionError.invalidSize(size) }
+        guard let camera, let tester = commandTester() else { throw SessionError.notTracking }
         guard let hit = tester.smartHitTest(pixel: pixel, camera: camera, allowedAlignment: alignment) else {
-            throw .noSurface(pixel: pixel)
+            throw SessionError.noSurface(pixel: pixel)
         }
         var state = ObjectState(anchor: ObjectAnchor(
             identifier: PlacedObjectIdentifier(nextObjectNumber), anchorNumber: takeAnchorNumber(), name: name, size: size,
@@ -309,20 +347,20 @@ public struct Session: Sendable {
     /// takes the plane it lands on. Cancels a snap in progress. Hides the focus indicator until
     /// the end of the next frame.
     @discardableResult
-    public mutating func drag(object identifier: PlacedObjectIdentifier, toPixel pixel: SIMD2<Float>) throws(SessionError) -> SessionEvent {
-        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw .unknownObject(identifier) }
-        guard let camera, let tester else { throw .notTracking }
-        guard let ray = HitTester.ray(throughPixel: pixel, camera: camera) else { throw .noSurface(pixel: pixel) }
+    public mutating func drag(object identifier: PlacedObjectIdentifier, toPixel pixel: SIMD2<Float>) throws -> SessionEvent {
+        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw SessionError.unknownObject(identifier) }
+        guard let camera, let tester = commandTester() else { throw SessionError.notTracking }
+        guard let ray = HitTester.ray(throughPixel: pixel, camera: camera) else { throw SessionError.noSurface(pixel: pixel) }
         var anchor = objectStates[i].anchor
         let hitPoint: SIMD3<Float>
         var surface: Plane? = nil
         if let planeID = anchor.planeIdentifier, let plane = tracker.anchor(planeID) {
-            guard let t = plane.plane.plane.intersection(with: ray) else { throw .noSurface(pixel: pixel) }
+            guard let t = plane.plane.plane.intersection(with: ray) else { throw SessionError.noSurface(pixel: pixel) }
             hitPoint = ray.point(at: t)
             surface = plane.plane.plane
         } else {
             guard let hit = tester.smartHitTest(ray, allowedAlignment: anchor.alignment, infinitePlane: true,
-                                                objectPosition: anchor.position) else { throw .noSurface(pixel: pixel) }
+                                                objectPosition: anchor.position) else { throw SessionError.noSurface(pixel: pixel) }
             hitPoint = hit.position
             anchor.planeIdentifier = hit.planeIdentifier
             anchor.transform = Transform(rotation: hit.worldTransform.rotation, translation: anchor.position)
@@ -346,9 +384,9 @@ public struct Session: Sendable {
     /// Turns an object by `angle` radians about its plane's normal (its local +Y), keeping its
     /// position (§3).
     @discardableResult
-    public mutating func rotate(object identifier: PlacedObjectIdentifier, by angle: Float) throws(SessionError) -> SessionEvent {
-        guard angle.isFinite else { throw .invalidAngle(angle) }
-        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw .unknownObject(identifier) }
+    public mutating func rotate(object identifier: PlacedObjectIdentifier, by angle: Float) throws -> SessionEvent {
+        guard angle.isFinite else { throw SessionError.invalidAngle(angle) }
+        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw SessionError.unknownObject(identifier) }
         var anchor = objectStates[i].anchor
         anchor.transform.rotation = anchor.transform.rotation * Quaternion(angle: angle, axis: SIMD3(0, 1, 0)).matrix
         anchor.anchorNumber = takeAnchorNumber()
@@ -358,8 +396,8 @@ public struct Session: Sendable {
 
     /// Removes an object.
     @discardableResult
-    public mutating func remove(object identifier: PlacedObjectIdentifier) throws(SessionError) -> SessionEvent {
-        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw .unknownObject(identifier) }
+    public mutating func remove(object identifier: PlacedObjectIdentifier) throws -> SessionEvent {
+        guard let i = objectStates.firstIndex(where: { $0.anchor.identifier == identifier }) else { throw SessionError.unknownObject(identifier) }
         let removed = objectStates.remove(at: i)
         return event(.objectRemoved(removed.anchor))
     }
