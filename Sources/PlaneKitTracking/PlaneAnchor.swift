@@ -1,0 +1,185 @@
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+
+/// A physical plane tracked across frames (BEHAVIOUR.md §1), like ARKit's `ARPlaneAnchor`.
+///
+/// Its description (``plane``) is rebuilt after every frame that sees it:
+/// - the infinite plane is the least-squares fit of ALL the support accumulated so far
+///   (``support``: moments of a regular subsample of every frame's supporting points), its normal
+///   kept on the side it was first seen from;
+/// - the frame's rotation is stable: local +Y is the fitted normal and local X follows the
+///   anchor's fixed grid frame (the first sighting's major axis), so X never flips between frames;
+/// - the covered ground is the union of every sighting's outline, kept on a 5 cm grid in the
+///   fixed grid frame; the extent is the rectangle around it, the boundary polygon the outline
+///   of its largest connected patch, the area the covered cells' area;
+/// - the transform's origin sits at the centre of the extent (as `DetectedPlane` promises), so
+///   it moves as the plane grows, and ``DetectedPlane/extent`` stays centred on zero.
+/// `pointCount` is the total of supporting points over all sightings; `label` is 0 (an anchor
+/// belongs to no single label image).
+public struct PlaneAnchor: Sendable, Encodable {
+    /// The stable name, `plane-N`.
+    public let identifier: PlaneIdentifier
+    /// The world description: transform, extent, boundary, alignment, classification, area, points.
+    public internal(set) var plane: DetectedPlane
+    /// Accumulated moments of the support (world coordinates): the running fit.
+    public internal(set) var support: PointMoments
+    /// The fixed frame the covered ground is kept in (never changes).
+    public let gridFrame: Transform
+    /// The frame the anchor was added in.
+    public let firstFrame: Int
+    /// The last frame it was seen in.
+    public internal(set) var lastSeenFrame: Int
+    /// In how many frames it has been seen (several sightings in one frame count once).
+    public internal(set) var observationCount: Int
+    /// Consecutive in-view frames without a sighting (see ``PlaneTrackingConfiguration``).
+    public internal(set) var missedFrames = 0
+
+    var occupancy: PlaneOccupancy
+    /// The description last reported in an event.
+    var reported: DetectedPlane
+    /// The occupancy changed since the outline was last traced.
+    var outlineIsStale = true
+    /// The outline last traced, grid coordinates.
+    var gridOutline: [SIMD2<Float>] = []
+
+    /// The plane's unit normal (world).
+    public var normal: SIMD3<Float> { plane.plane.normal }
+    /// The centre of its extent (world).
+    public var center: SIMD3<Float> { plane.transform.translation }
+    /// The ground covered (m²).
+    public var area: Float { plane.area }
+
+    /// A new anchor from its first sighting, in `frame`.
+    init(identifier: PlaneIdentifier, observation: PlaneObservation, frame: Int, cellSize: Float, up: SIMD3<Float>,
+         alignmentTolerance: Float) {
+        self.identifier = identifier
+        let first = observation.plane
+        gridFrame = Transform(origin: first.transform.translation, yAxis: first.plane.normal, xHint: first.transform.xAxis)
+        firstFrame = frame
+        lastSeenFrame = frame
+        observationCount = 1
+        plane = first
+        plane.label = 0
+        support = observation.support
+        occupancy = PlaneOccupancy(cellSize: cellSize)
+        reported = first
+        fill(worldOutline: observation.worldOutline)
+        refresh(up: up, alignmentTolerance: alignmentTolerance)
+        reported = plane
+    }
+
+    /// `p` (world) in the grid frame's `(x, z)`.
+    func gridCoordinates(of p: SIMD3<Float>) -> SIMD2<Float> {
+        let d = p - gridFrame.translation
+        return SIMD2(dot(d, gridFrame.xAxis), dot(d, gridFrame.zAxis))
+    }
+
+    /// The world point at grid `(x, z)` on the grid plane.
+    func worldPoint(grid p: SIMD2<Float>) -> SIMD3<Float> {
+        gridFrame.translation + p.x * gridFrame.xAxis + p.y * gridFrame.zAxis
+    }
+
+    /// The covered rectangle (grid coordinates), or `nil` while nothing is covered.
+    var coveredBounds: (minimum: SIMD2<Float>, maximum: SIMD2<Float>)? { occupancy.bounds }
+
+    /// `true` when the world points' bounding rectangle in this anchor's grid frame overlaps
+    /// the covered rectangle enlarged by `margin`.
+    func overlaps(worldPoints: [SIMD3<Float>], margin: Float) -> Bool {
+        guard let covered = occupancy.bounds, !worldPoints.isEmpty else { return false }
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for p in worldPoints {
+            let g = gridCoordinates(of: p)
+            lo = pointwiseMin(lo, g)
+            hi = pointwiseMax(hi, g)
+        }
+        return lo.x <= covered.maximum.x + margin && hi.x >= covered.minimum.x - margin
+            && lo.y <= covered.maximum.y + margin && hi.y >= covered.minimum.y - margin
+    }
+
+    /// The boundary's vertices in world coordinates.
+    var worldOutline: [SIMD3<Float>] {
+        plane.boundary.vertices.map { plane.transform.apply(toPoint: SIMD3($0.x, 0, $0.y)) }
+    }
+
+    /// Adds a sighting in `frame`: its support and its outline.
+    mutating func absorb(_ observation: PlaneObservation, frame: Int) {
+        support.merge(observation.support)
+        plane.pointCount += observation.plane.pointCount
+        if lastSeenFrame != frame { observationCount += 1 }
+        lastSeenFrame = frame
+        missedFrames = 0
+        fill(worldOutline: observation.worldOutline)
+    }
+
+    /// Takes over another anchor of the same surface: its support, sightings and ground.
+    mutating func absorb(_ other: PlaneAnchor) {
+        support.merge(other.support)
+        plane.pointCount += other.plane.pointCount
+        observationCount = max(observationCount, other.observationCount) + (lastSeenFrame == other.lastSeenFrame ? 0 : 1)
+        lastSeenFrame = max(lastSeenFrame, other.lastSeenFrame)
+        missedFrames = min(missedFrames, other.missedFrames)
+        fill(worldOutline: other.worldOutline)
+        // Cells of other patches than the outlined one, by their centres.
+        for cell in other.occupancy.occupiedCells() {
+            let world = other.worldPoint(grid: other.occupancy.center(of: cell))
+            if occupancy.occupy(occupancy.cell(of: gridCoordinates(of: world))) { outlineIsStale = true }
+        }
+    }
+
+    private mutating func fill(worldOutline: [SIMD3<Float>]) {
+        if occupancy.fill(worldOutline.map(gridCoordinates(of:))) > 0 { outlineIsStale = true }
+    }
+
+    /// Rebuilds the description from the support and the covered ground (classification is
+    /// left to the tracker, which sees every anchor).
+    mutating func refresh(up: SIMD3<Float>, alignmentTolerance: Float) {
+        var fitted = plane.plane
+        var centroid = plane.centroid
+        var rms = plane.rmsError
+        if let fit = support.fit {
+            fitted = dot(fit.plane.normal, plane.plane.normal) < 0 ? fit.plane.flipped : fit.plane
+            centroid = fit.centroid
+            rms = fit.rmsDistance
+        }
+        let normal = fitted.normal
+        let rotation = Transform(origin: .zero, yAxis: normal, xHint: gridFrame.xAxis).rotation
+        guard let bounds = occupancy.bounds else { return }
+        let middle = worldPoint(grid: (bounds.minimum + bounds.maximum) / 2)
+        let transform = Transform(rotation: rotation, translation: fitted.project(middle))
+        plane.plane = fitted
+        plane.centroid = centroid
+        plane.rmsError = rms
+        plane.transform = transform
+        plane.extent = PlaneExtent(width: bounds.maximum.x - bounds.minimum.x, length: bounds.maximum.y - bounds.minimum.y)
+        plane.area = occupancy.area
+        plane.alignment = PlaneAlignment(normal: normal, up: up, tolerance: alignmentTolerance)
+        if outlineIsStale {
+            gridOutline = occupancy.outline()
+            outlineIsStale = false
+        }
+        let toLocal = transform.inverse
+        plane.boundary = Polygon2D(gridOutline.map { g in
+            let local = toLocal.apply(toPoint: worldPoint(grid: g))
+            return SIMD2(local.x, local.z)
+        })
+    }
+
+    /// The anchor as a hit-test target.
+    public var hitTestPlane: HitTestPlane { HitTestPlane(identifier: identifier, plane: plane) }
+
+    private enum CodingKeys: String, CodingKey {
+        case identifier, plane, firstFrame, lastSeenFrame, observationCount
+    }
+
+    /// Encodes the identifier, the world description and the sighting counts (not the support
+    /// moments or the covered-ground grid, which are internal state).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(identifier, forKey: .identifier)
+        try c.encode(plane, forKey: .plane)
+        try c.encode(firstFrame, forKey: .firstFrame)
+        try c.encode(lastSeenFrame, forKey: .lastSeenFrame)
+        try c.encode(observationCount, forKey: .observationCount)
+    }
+}

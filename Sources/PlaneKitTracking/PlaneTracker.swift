@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+
+/// What happened to a plane anchor in one frame.
+public enum PlaneChange: Sendable {
+    /// A new anchor.
+    case added(PlaneAnchor)
+    /// An anchor whose description changed beyond the update tolerances.
+    case updated(PlaneAnchor)
+    /// An anchor removed: merged into `into` (which keeps its identifier), or, with `into ==
+    /// nil`, dropped because its evidence disappeared.
+    case removed(PlaneAnchor, into: PlaneIdentifier?)
+
+    /// The anchor concerned.
+    public var anchor: PlaneAnchor {
+        switch self {
+        case .added(let a), .updated(let a), .removed(let a, _): a
+        }
+    }
+}
+
+/// Keeps the world's plane anchors across frames: associates each frame's planes with them,
+/// refines, merges and removes them, following the rules of ``PlaneTrackingConfiguration``.
+///
+/// Work per frame is proportional to (observations × anchors) cheap tests plus the cells of the
+/// anchors actually seen; nothing here visits the frame's points.
+public struct PlaneTracker: Sendable {
+    /// The rules.
+    public var configuration: PlaneTrackingConfiguration
+    /// The world's up direction (unit).
+    public let up: SIMD3<Float>
+    /// The anchors, in increasing identifier order (oldest first).
+    public private(set) var anchors: [PlaneAnchor] = []
+    private var nextIdentifier: UInt64 = 1
+
+    /// A tracker with no anchors in a world whose up direction is `up`.
+    public init(configuration: PlaneTrackingConfiguration = PlaneTrackingConfiguration(), up: SIMD3<Float> = SIMD3(0, 1, 0)) {
+        self.configuration = configuration
+        self.up = up.normalized ?? SIMD3(0, 1, 0)
+    }
+
+    /// The anchor named `identifier`, if it exists.
+    public func anchor(_ identifier: PlaneIdentifier) -> PlaneAnchor? {
+        index(of: identifier).map { anchors[$0] }
+    }
+
+    private func index(of identifier: PlaneIdentifier) -> Int? {
+        // Anchors stay sorted by identifier: binary search.
+        var lo = 0, hi = anchors.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if anchors[mid].identifier < identifier { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < anchors.count && anchors[lo].identifier == identifier ? lo : nil
+    }
+
+    /// Integrates one frame's planes (world coordinates), seen from `view`, as frame number
+    /// `frame`. Returns what changed, in order: removals by merging as they happen, then
+    /// additions and updates in identifier order, then removals of vanished anchors. Also
+    /// returns, per observation, the identifier of the anchor it ended up in.
+    public mutating func integrate(_ observations: [PlaneObservation], view: CameraView, frame: Int)
+        -> (changes: [PlaneChange], assignments: [PlaneIdentifier]) {
+        let c = configuration
+        let cosTolerance = cosf(c.angleTolerance)
+        var changes: [PlaneChange] = []
+        var added = Set<PlaneIdentifier>()
+        var touched = Set<PlaneIdentifier>()
+        var assignments: [PlaneIdentifier] = []
+        var redirect: [PlaneIdentifier: PlaneIdentifier] = [:]
+
+        for observation in observations {
+            let o = observation.plane
+            let depth = distance(view.camera.position, o.centroid)
+            let tolerance = c.offsetTolerance(atDepth: depth)
+            let outline = observation.worldOutline.isEmpty ? [o.centroid] : observation.worldOutline
+            var candidates: [Int] = []
+            for (i, anchor) in anchors.enumerated()
+            where dot(anchor.normal, o.plane.normal) >= cosTolerance
+                && abs(anchor.plane.plane.signedDistance(to: o.centroid)) <= tolerance
+                && anchor.overlaps(worldPoints: outline, margin: c.extentMargin) {
+                candidates.append(i)
+            }
+            guard let keeperIndex = candidates.first else {
+                let identifier = PlaneIdentifier(nextIdentifier)
+                nextIdentifier += 1
+                anchors.append(PlaneAnchor(identifier: identifier, observation: observation, frame: frame,
+                                           cellSize: c.cellSize, up: up, alignmentTolerance: c.alignmentTolerance))
+                added.insert(identifier)
+                assignments.append(identifier)
+                continue
+            }
+            // Candidates are in identifier order: the first is the oldest and keeps its name.
+            let keeper = anchors[keeperIndex].identifier
+            for other in candidates.dropFirst().reversed() {
+                let removed = anchors.remove(at: other)
+                anchors[keeperIndex].absorb(removed)
+                redirect[removed.identifier] = keeper
+                note(removal: removed, into: keeper, added: &added, touched: &touched, changes: &changes)
+            }
+            anchors[keeperIndex].absorb(observation, frame: frame)
+            touched.insert(keeper)
+            assignments.append(keeper)
+        }
+
+        // Refresh what changed, then merge anchors that have become one surface.
+        for i in anchors.indices where touched.contains(anchors[i].identifier) || added.contains(anchors[i].identifier) {
+            anchors[i].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
+        }
+        mergeCoplanar(changed: touched.union(added), added: &added, touched: &touched, changes: &changes, redirect: &redirect)
+
+        // Provisional anchors whose area is in view but which were not seen lose evidence.
+        var vanished: [PlaneAnchor] = []
+        var i = 0
+        while i < anchors.count {
+            if anchors[i].lastSeenFrame != frame, anchors[i].observationCount < c.confirmationFrames,
+               view.sees(anchors[i].center, depths: c.viewDepths, noise: c.noise) {
+                anchors[i].missedFrames += 1
+                if anchors[i].missedFrames >= c.removalFrames {
+                    vanished.append(anchors.remove(at: i))
+                    continue
+                }
+            }
+            i += 1
+        }
+
+        // Classification looks at every anchor (the floor decides what a table is).
+        var descriptions = anchors.map(\.plane)
+        c.classifier.classify(&descriptions, up: up, sensor: view.camera.position)
+        for i in anchors.indices where anchors[i].plane.classification != descriptions[i].classification {
+            anchors[i].plane.classification = descriptions[i].classification
+            touched.insert(anchors[i].identifier)
+        }
+
+        for i in anchors.indices {
+            let identifier = anchors[i].identifier
+            if added.contains(identifier) {
+                anchors[i].reported = anchors[i].plane
+                changes.append(.added(anchors[i]))
+            } else if touched.contains(identifier), significantlyChanged(anchors[i].reported, anchors[i].plane) {
+                anchors[i].reported = anchors[i].plane
+                changes.append(.updated(anchors[i]))
+            }
+        }
+        changes.append(contentsOf: vanished.map { .removed($0, into: nil) })
+        let resolved = assignments.map { identifier in
+            var id = identifier
+            while let next = redirect[id] { id = next }
+            return id
+        }
+        return (changes, resolved)
+    }
+
+    /// Records the removal of `removed` merged into `keeper`: an anchor added in this very frame
+    /// was never reported, so it just disappears.
+    private func note(removal removed: PlaneAnchor, into keeper: PlaneIdentifier, added: inout Set<PlaneIdentifier>,
+                      touched: inout Set<PlaneIdentifier>, changes: inout [PlaneChange]) {
+        touched.insert(keeper)
+        touched.remove(removed.identifier)
+        if added.remove(removed.identifier) == nil {
+            changes.append(.removed(removed, into: keeper))
+        }
+    }
+
+    /// Merges each changed anchor with every anchor that is now coplanar with it and overlaps
+    /// or nearly touches it; the older keeps its identifier.
+    private mutating func mergeCoplanar(changed: Set<PlaneIdentifier>, added: inout Set<PlaneIdentifier>,
+                                        touched: inout Set<PlaneIdentifier>, changes: inout [PlaneChange],
+                                        redirect: inout [PlaneIdentifier: PlaneIdentifier]) {
+        let c = configuration
+        let cosTolerance = cosf(c.angleTolerance)
+        var pending = changed.sorted()
+        // Every merge removes an anchor, so this ends; the keeper is queued again because it grew.
+        while let identifier = pending.popLast() {
+            guard let a = index(of: identifier) else { continue }
+            for b in anchors.indices where b != a {
+                let x = anchors[a], y = anchors[b]
+                guard dot(x.normal, y.normal) >= cosTolerance,
+                      abs(x.plane.plane.signedDistance(to: y.center)) <= c.mergeOffsetTolerance,
+                      abs(y.plane.plane.signedDistance(to: x.center)) <= c.mergeOffsetTolerance,
+                      x.overlaps(worldPoints: y.worldOutline, margin: c.extentMargin) else { continue }
+                let (keep, drop) = x.identifier < y.identifier ? (a, b) : (b, a)
+                let removed = anchors[drop]
+                let keeper = anchors[keep].identifier
+                anchors[keep].absorb(removed)
+                anchors[keep].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
+                anchors.remove(at: drop)
+                redirect[removed.identifier] = keeper
+                note(removal: removed, into: keeper, added: &added, touched: &touched, changes: &changes)
+                pending.append(keeper)
+                break
+            }
+        }
+    }
+
+    /// `true` when `new` differs from `old` beyond the update tolerances.
+    func significantlyChanged(_ old: DetectedPlane, _ new: DetectedPlane) -> Bool {
+        let c = configuration
+        if old.alignment != new.alignment || old.classification != new.classification { return true }
+        if old.plane.normal.angle(to: new.plane.normal) > c.updateAngle { return true }
+        if abs(old.plane.offset - new.plane.offset) > c.updateOffset { return true }
+        if distance(old.transform.translation, new.transform.translation) > c.updateExtent { return true }
+        if abs(old.extent.width - new.extent.width) > c.updateExtent || abs(old.extent.length - new.extent.length) > c.updateExtent {
+            return true
+        }
+        return abs(old.area - new.area) > c.updateAreaFraction * max(old.area, 1e-6)
+    }
+}

@@ -1,0 +1,77 @@
+import PlaneKitDetection
+import PlaneKitGeometry
+
+/// How plane anchors are associated, merged, reported and removed across frames.
+///
+/// **Association.** A plane found in a frame (moved into world space) continues an anchor when
+/// - their normals are within ``angleTolerance`` (6°),
+/// - the observation's centroid lies within `offsetTolerance + offsetNoiseFactor · σ(depth)` of
+///   the anchor's plane (3 cm + 3σ of the sensor's depth noise at the centroid's distance from
+///   the camera, capped at 5 m: 3.6 cm at 1 m, 5 cm at 2 m, 11 cm at 4 m, 15 cm from 5 m on for
+///   the Kinect model), and
+/// - the observation's outline, in the anchor's plane, overlaps the rectangle of the ground the
+///   anchor has covered enlarged by ``extentMargin`` (5 cm) on every side.
+/// When an observation continues several anchors they are one surface: all merge into the oldest
+/// (the lowest identifier), which keeps its identifier; the others are removed.
+///
+/// **Merging.** After each frame, an anchor that changed is merged with any other anchor that has
+/// become coplanar with it (normals within ``angleTolerance``, each centre within
+/// ``mergeOffsetTolerance`` of the other's plane) and whose covered rectangle overlaps or comes
+/// within ``extentMargin`` of its own. Again the oldest keeps its identifier.
+///
+/// **Updates.** An anchor's description is reported as updated only when, since it was last
+/// reported, its normal turned by more than ``updateAngle`` (0.5°), its offset moved by more than
+/// ``updateOffset`` (5 mm), its centre moved or its width or length changed by more than
+/// ``updateExtent`` (1 cm), its area changed by more than ``updateAreaFraction`` (1%), or its
+/// alignment or classification changed.
+///
+/// **Removal.** An anchor seen in fewer than ``confirmationFrames`` (3) frames is provisional.
+/// A provisional anchor that is not found in ``removalFrames`` (10) consecutive frames in which
+/// its centre is in view — inside the image, 0.3–5 m ahead, and not hidden behind a nearer
+/// measurement — is removed: its evidence has disappeared. Confirmed anchors are never removed
+/// for being unseen, since a real surface out of view or behind something is still there; they
+/// disappear only by merging.
+public struct PlaneTrackingConfiguration: Sendable, Hashable {
+    /// Largest angle between normals of one surface (rad): 6°.
+    public var angleTolerance: Float = 6 * .pi / 180
+    /// Fixed part of the offset tolerance for association (m): 3 cm.
+    public var offsetTolerance: Float = 0.03
+    /// Depth-noise part of the offset tolerance, in σ of ``noise`` at the observation's distance.
+    public var offsetNoiseFactor: Float = 3
+    /// The sensor's depth noise.
+    public var noise: DepthNoiseModel = .kinect
+    /// Largest offset between refined anchors of one surface (m): 3 cm.
+    public var mergeOffsetTolerance: Float = 0.03
+    /// Enlargement of an anchor's covered rectangle when testing overlap (m): 5 cm.
+    public var extentMargin: Float = 0.05
+    /// Side of the cells an anchor's covered ground is kept in (m): 5 cm.
+    public var cellSize: Float = 0.05
+    /// Frames an anchor must be seen in to be confirmed.
+    public var confirmationFrames: Int = 3
+    /// Consecutive in-view frames without a sighting that remove a provisional anchor.
+    public var removalFrames: Int = 10
+    /// Depths (m) at which an anchor's centre counts as in view for removal.
+    public var viewDepths: ClosedRange<Float> = 0.3...5
+    /// Smallest normal turn reported as an update (rad): 0.5°.
+    public var updateAngle: Float = 0.5 * .pi / 180
+    /// Smallest offset change reported as an update (m): 5 mm.
+    public var updateOffset: Float = 0.005
+    /// Smallest change of centre, width or length reported as an update (m): 1 cm.
+    public var updateExtent: Float = 0.01
+    /// Smallest relative area change reported as an update: 1%.
+    public var updateAreaFraction: Float = 0.01
+    /// Angle tolerance (rad) for horizontal and vertical alignment.
+    public var alignmentTolerance: Float = PlaneAlignment.defaultTolerance
+    /// How anchors are classified (floor, wall, …) from the whole set each frame.
+    public var classifier = PlaneClassifier()
+
+    /// The defaults above.
+    public init() {}
+
+    /// The association distance tolerance for a plane whose centroid is `depth` metres away.
+    /// The depth is capped at the far end of ``viewDepths`` (5 m): the quadratic noise model
+    /// means nothing beyond a sensor's range and would otherwise let planes metres apart match.
+    public func offsetTolerance(atDepth depth: Float) -> Float {
+        offsetTolerance + offsetNoiseFactor * noise.sigma(atDepth: min(depth, viewDepths.upperBound))
+    }
+}
