@@ -1,21 +1,15 @@
 import PlaneKitGeometry
 
 /// A placed object's stable name, printed `object-N`.
-public struct PlacedObjectIdentifier: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct PlacedObjectIdentifier: PrefixedIdentifier {
+    /// `object-`.
+    public static let prefix = "object-"
     /// The number behind the name.
     public var rawValue: UInt64
 
     /// The identifier with number `rawValue`.
     @inlinable public init(_ rawValue: UInt64) {
         self.rawValue = rawValue
-    }
-
-    /// `object-N`.
-    public var description: String { "object-\(rawValue)" }
-
-    /// Orders identifiers by their number.
-    @inlinable public static func < (a: PlacedObjectIdentifier, b: PlacedObjectIdentifier) -> Bool {
-        a.rawValue < b.rawValue
     }
 }
 

@@ -19,5 +19,5 @@ struct PlaneKitCommand: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
               planekit bench detection --runs 30
             """,
-        subcommands: [Analyze.self, Raycast.self, Synth.self, Encode.self, Bench.self])
+        subcommands: [Analyze.self, Raycast.self, Stream.self, Synth.self, Encode.self, Bench.self])
 }
