@@ -90,9 +90,17 @@ struct StreamProcessor {
             guard let intrinsics = cloud.intrinsics ?? frame.intrinsics else {
                 throw ValidationError("an xyz32f frame needs intrinsics for tracking (fx, fy, cx, cy)")
             }
-            var lines = try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp)
-                .map { try JSONOutput.string($0) + "\n" }
-            lines.append(try JSONOutput.string(FocusEvent(session: session)) + "\n")
+            var lines: [String] = []
+            var focusChange: (from: FocusState, to: FocusState)?
+            for event in try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp) {
+                // The indicator gets one line per frame below, saying whether its state changed.
+                if case .focus(let from, let to) = event.kind {
+                    focusChange = (from, to)
+                } else {
+                    lines.append(try JSONOutput.string(event) + "\n")
+                }
+            }
+            lines.append(try JSONOutput.string(FocusEvent(session: session, changedFrom: focusChange?.from)) + "\n")
             return lines
         case .tap(let tap):
             return [try line(session.place(name: tap.name, size: tap.size, atPixel: tap.pixel))]
@@ -143,16 +151,19 @@ struct StreamProcessor {
     }
 }
 
-/// The focus indicator after a frame: state, smoothed position and orientation.
+/// The focus indicator after a frame: state, smoothed position and orientation, and the state
+/// it left when it changed this frame.
 struct FocusEvent: Encodable {
     let frame: Int
     let timestamp: Double
     let event = "focus"
     let state: FocusState
+    let changedFrom: FocusState?
     let transform: Transform?
     let plane: PlaneIdentifier?
 
-    init(session: Session) {
+    init(session: Session, changedFrom: FocusState?) {
+        self.changedFrom = changedFrom
         frame = session.frameIndex
         timestamp = session.timestamp
         state = session.focus.state
