@@ -1,9 +1,10 @@
 import PlaneKitGeometry
 
 /// Per-pixel labelling after region growing. Cells inside a region (all four neighbours in the
-/// same region) go to it whole. Every valid pixel of a region's border cells, and of the cells
-/// around a region, goes to the plane it lies within a depth-dependent distance of (the nearest
-/// if several), so labels follow the true boundary rather than the cell grid. The regions'
+/// same region, or no other region among the eight neighbours) go to it whole. Every valid pixel
+/// of a region's cells that border another region, and of the cells around a region, goes to the
+/// plane it lies within a depth-dependent distance of (the nearest if several), so labels follow
+/// the true boundary rather than the cell grid. The regions'
 /// moments are rebuilt from exactly the labelled pixels for the final fit.
 struct PixelRefinement {
     /// The moments of each region's labelled pixels.
@@ -70,6 +71,12 @@ struct PixelRefinement {
                             }
                         }
                     }
+                    // A cell of a region with no other region around it (its other neighbours are
+                    // holes or non-planar cells) has no boundary to place: it passed the
+                    // planarity test on its own, so it is taken whole like an interior cell. The
+                    // non-planar cells beside it are still refined pixel by pixel, so the plane
+                    // still reaches into them.
+                    if own >= 0 && own < regionCount && candidateCount == 1 { interior = true }
                     let x0 = Int(cell.x0), x1 = Int(cell.x1), y0 = Int(cell.y0), y1 = Int(cell.y1)
                     guard candidateCount > 0, cell.sums.count > 0 else {
                         for v in y0..<y1 { for u in x0..<x1 { out[v * width + u] = 0 } }
