@@ -103,8 +103,8 @@ struct CellGrid {
         p.z > 0 && p.z < .infinity
     }
 
-    /// Running sums of one cell while its strip of rows is scanned: four lanes each, one per
-    /// position in a group of four pixels, added up when the strip is done.
+    /// Running sums of one cell: four lanes each, one per position in a group of four pixels,
+    /// added up when the cell is done.
     struct Accumulator {
         var reference = SIMD4<Float>.zero
         var hasReference = false
@@ -116,117 +116,128 @@ struct CellGrid {
 
     /// Accumulates every cell and runs the planarity test.
     ///
-    /// The points are read once, row by row in memory order (a strip of cells at a time, each
-    /// row adding to the accumulators of the cells it crosses), which keeps the memory traffic
-    /// sequential: the pass is bound by reading the 16-byte points, 4.9 MB for VGA.
+    /// The points are read once, a cell at a time (its rows one after another), so each cell's
+    /// sums stay in registers and its planarity test reads the few points it needs again from
+    /// the first-level cache. A strip of cells spans 200 KB for VGA, which the second-level
+    /// cache holds, so walking it cell by cell costs no extra memory traffic: the pass is bound
+    /// by reading the 16-byte points, 4.9 MB for VGA.
     ///
-    /// It also writes `validity`: 0xFFFF for each pixel with a valid depth, 0 otherwise. The
-    /// detector passes its label image here, so pixel refinement can label the inside of a
-    /// region with a bitwise AND instead of reading the points again.
+    /// It also writes `validity`: 0xFFFF for each pixel with a valid depth, 0 otherwise, every
+    /// pixel of the frame. The detector passes its label image here, so pixel refinement can
+    /// label the inside of a region with a bitwise AND instead of reading the points again.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
          configuration c: OrganizedPlaneDetector.Configuration, validity: UnsafeMutableBufferPointer<UInt16>) {
         cellSize = c.cellSize
         columns = (width + cellSize - 1) / cellSize
         rows = (height + cellSize - 1) / cellSize
-        cells = ContiguousArray()
-        cells.reserveCapacity(columns * rows)
-        var strip = [Accumulator](repeating: Accumulator(), count: columns)
-        for cy in 0..<rows {
-            let y0 = cy * cellSize, y1 = min(y0 + cellSize, height)
-            for cx in 0..<columns { strip[cx] = Accumulator() }
-            strip.withUnsafeMutableBufferPointer { accumulators in
-                for v in y0..<y1 {
-                    for cx in 0..<columns {
-                        let x0 = cx * cellSize, x1 = min(x0 + cellSize, width)
-                        CellGrid.add(row: v, from: x0, to: x1, points: points, width: width, into: &accumulators[cx],
-                                     validity: validity)
-                    }
+        let count = columns * rows
+        let size = cellSize, columns = columns, rows = rows
+        cells = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for cy in 0..<rows {
+                let y0 = cy * size, y1 = min(y0 + size, height)
+                for cx in 0..<columns {
+                    let x0 = cx * size, x1 = min(x0 + size, width)
+                    let a = CellGrid.accumulate(x0: x0, x1: x1, y0: y0, y1: y1, points: points, width: width,
+                                                validity: validity)
+                    (buffer.baseAddress! + (cy * columns + cx)).initialize(
+                        to: CellGrid.finish(a, points: points, width: width, height: height, x0: x0, y0: y0,
+                                            configuration: c))
                 }
             }
-            for cx in 0..<columns {
-                cells.append(CellGrid.finish(strip[cx], points: points, width: width, height: height,
-                                             x0: cx * cellSize, y0: y0, configuration: c))
-            }
+            initialized = count
         }
     }
 
-    /// Adds the pixels `x0..<x1` of row `v` to a cell's accumulator. The hot loop: every point
-    /// of the frame passes here once. Points are loaded as four lanes (SIMD3<Float> has a
-    /// stride of 16 bytes; the padding lane is never used), four points at a time are turned
-    /// into x, y, z lanes, and the nine sums are nine independent vector multiply-adds. A point
-    /// without a valid depth (in (0, ∞)) is replaced by the reference point, adding zero. A
-    /// NaN or infinite x or y with a valid depth does poison the sums; the fit then rejects
-    /// the cell.
+    /// Sums the pixels of the rectangle `x0..<x1` × `y0..<y1` and writes their validity flags.
+    /// The hot loop: every point of the frame passes here once. Points are loaded as four lanes
+    /// (SIMD3<Float> has a stride of 16 bytes; the padding lane is never used), four points at a
+    /// time are turned into x, y, z lanes, and the nine sums are nine independent vector
+    /// multiply-adds. A point without a valid depth (in (0, ∞)) is masked to zero with a bitwise
+    /// AND (no branch, no select). A NaN or infinite x or y with a valid depth does poison the
+    /// sums; the fit then rejects the cell.
     @inline(__always)
-    static func add(row v: Int, from x0: Int, to x1: Int, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
-                    into a: inout Accumulator, validity: UnsafeMutableBufferPointer<UInt16>) {
+    static func accumulate(x0: Int, x1: Int, y0: Int, y1: Int, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
+                           validity: UnsafeMutableBufferPointer<UInt16>) -> Accumulator {
         let stride = MemoryLayout<SIMD3<Float>>.stride
         let base = UnsafeRawPointer(points.baseAddress!)
         let flags = UnsafeMutableRawPointer(validity.baseAddress!)
-        var u = x0
-        if !a.hasReference {
-            // The cell's first valid point (in scan order) is its reference.
-            while u < x1 {
-                let p = base.load(fromByteOffset: (v * width + u) * stride, as: SIMD4<Float>.self)
+        var a = Accumulator()
+        // The cell's first valid point (in scan order) is its reference.
+        search: for v in y0..<y1 {
+            var pointer = base + (v &* width &+ x0) &* stride
+            for _ in x0..<x1 {
+                let p = pointer.load(as: SIMD4<Float>.self)
                 if isValid(SIMD3(p.x, p.y, p.z)) {
                     a.reference = SIMD4(p.x, p.y, p.z, 0)
                     a.hasReference = true
-                    break
+                    break search
                 }
-                validity[v * width + u] = 0
-                u += 1
+                pointer += stride
             }
-            guard a.hasReference else { return }
+        }
+        guard a.hasReference else {
+            for v in y0..<y1 {
+                (flags + 2 &* (v &* width &+ x0)).initializeMemory(as: UInt16.self, repeating: 0, count: x1 - x0)
+            }
+            return a
         }
         let r = a.reference
         let rx = SIMD4<Float>(repeating: r.x), ry = SIMD4<Float>(repeating: r.y), rz = SIMD4<Float>(repeating: r.z)
-        var sx = a.sx, sy = a.sy, sz = a.sz, sxx = a.sxx, syy = a.syy, szz = a.szz, sxy = a.sxy, sxz = a.sxz, syz = a.syz
-        var count = a.count
-        var offset = (v * width + u) * stride
+        let zero = SIMD4<Float>.zero, infinity = SIMD4<Float>(repeating: .infinity)
+        var sx = zero, sy = zero, sz = zero, sxx = zero, syy = zero, szz = zero, sxy = zero, sxz = zero, syz = zero
         var count4 = SIMD4<Int32>.zero
-        let zero = SIMD4<Float>.zero
-        while u + 4 <= x1 {
-            let p0 = base.load(fromByteOffset: offset, as: SIMD4<Float>.self)
-            let p1 = base.load(fromByteOffset: offset + stride, as: SIMD4<Float>.self)
-            let p2 = base.load(fromByteOffset: offset + 2 * stride, as: SIMD4<Float>.self)
-            let p3 = base.load(fromByteOffset: offset + 3 * stride, as: SIMD4<Float>.self)
-            offset += 4 * stride
-            u += 4
-            let z = SIMD4(p0.z, p1.z, p2.z, p3.z)
-            let invalid = .!((z .> zero) .& (z .< SIMD4(repeating: .infinity)))
-            let ones = SIMD4<Int32>(repeating: 1).replacing(with: 0, where: invalid)
-            count4 &+= ones
-            flags.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: 0 &- ones), toByteOffset: 2 * (v * width + u - 4),
-                             as: SIMD4<UInt16>.self)
-            let dx = (SIMD4(p0.x, p1.x, p2.x, p3.x) - rx).replacing(with: 0, where: invalid)
-            let dy = (SIMD4(p0.y, p1.y, p2.y, p3.y) - ry).replacing(with: 0, where: invalid)
-            let dz = (z - rz).replacing(with: 0, where: invalid)
-            sx += dx; sy += dy; sz += dz
-            sxx += dx * dx; syy += dy * dy; szz += dz * dz
-            sxy += dx * dy; sxz += dx * dz; syz += dy * dz
-        }
-        while u < x1 {
-            let p = base.load(fromByteOffset: offset, as: SIMD4<Float>.self)
-            offset += stride
-            u += 1
-            guard p.z > 0 && p.z < .infinity else {
-                validity[v * width + u - 1] = 0
-                continue
+        for v in y0..<y1 {
+            let first = v &* width &+ x0
+            var pointer = base + first &* stride
+            var flag = flags + 2 &* first
+            var u = x0
+            while u &+ 4 <= x1 {
+                let p0 = pointer.load(as: SIMD4<Float>.self)
+                let p1 = pointer.load(fromByteOffset: stride, as: SIMD4<Float>.self)
+                let p2 = pointer.load(fromByteOffset: 2 &* stride, as: SIMD4<Float>.self)
+                let p3 = pointer.load(fromByteOffset: 3 &* stride, as: SIMD4<Float>.self)
+                pointer += 4 &* stride
+                u &+= 4
+                let z = SIMD4(p0.z, p1.z, p2.z, p3.z)
+                // All ones for a valid depth, zero otherwise.
+                let mask = unsafeBitCast((z .> zero) .& (z .< infinity), to: SIMD4<Int32>.self)
+                count4 &-= mask
+                flag.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: mask), as: SIMD4<UInt16>.self)
+                flag += 8
+                let dx = masked(SIMD4(p0.x, p1.x, p2.x, p3.x) - rx, mask)
+                let dy = masked(SIMD4(p0.y, p1.y, p2.y, p3.y) - ry, mask)
+                let dz = masked(z - rz, mask)
+                sx += dx; sy += dy; sz += dz
+                sxx += dx * dx; syy += dy * dy; szz += dz * dz
+                sxy += dx * dy; sxz += dx * dz; syz += dy * dz
             }
-            validity[v * width + u - 1] = 0xFFFF
-            let d = p - r
-            count &+= 1
-            sx[0] += d.x; sy[0] += d.y; sz[0] += d.z
-            sxx[0] += d.x * d.x; syy[0] += d.y * d.y; szz[0] += d.z * d.z
-            sxy[0] += d.x * d.y; sxz[0] += d.x * d.z; syz[0] += d.y * d.z
+            while u < x1 {
+                let p = pointer.load(as: SIMD4<Float>.self)
+                pointer += stride
+                u &+= 1
+                let valid = p.z > 0 && p.z < .infinity
+                flag.storeBytes(of: valid ? 0xFFFF : 0, as: UInt16.self)
+                flag += 2
+                guard valid else { continue }
+                let d = p - r
+                count4[0] &+= 1
+                sx[0] += d.x; sy[0] += d.y; sz[0] += d.z
+                sxx[0] += d.x * d.x; syy[0] += d.y * d.y; szz[0] += d.z * d.z
+                sxy[0] += d.x * d.y; sxz[0] += d.x * d.z; syz[0] += d.y * d.z
+            }
         }
-        count &+= count4.wrappedSum()
         a.sx = sx; a.sy = sy; a.sz = sz; a.sxx = sxx; a.syy = syy; a.szz = szz; a.sxy = sxy; a.sxz = sxz; a.syz = syz
-        a.count = count
+        a.count = count4.wrappedSum()
+        return a
     }
 
-    /// Turns a cell's accumulator into its sums, checks its middle row and column for depth
-    /// jumps, and fits and tests its plane.
+    /// `x` where `bits` is all ones, zero where it is zero.
+    @inline(__always) static func masked(_ x: SIMD4<Float>, _ bits: SIMD4<Int32>) -> SIMD4<Float> {
+        unsafeBitCast(unsafeBitCast(x, to: SIMD4<Int32>.self) & bits, to: SIMD4<Float>.self)
+    }
+
+    /// Turns a cell's accumulator into its sums, fits and tests its plane, and checks its
+    /// middle row and column for depth jumps.
     static func finish(_ a: Accumulator, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
                        x0: Int, y0: Int, configuration c: OrganizedPlaneDetector.Configuration) -> Cell {
         let x1 = min(x0 + c.cellSize, width), y1 = min(y0 + c.cellSize, height)
@@ -249,20 +260,9 @@ struct CellGrid {
         let sigma = c.noise.sigma(atDepth: centroid.z)
         cell.sigma = sigma
 
-        // Depth discontinuities along the middle row and column (after CAPE): a jump between
-        // neighbouring valid pixels much larger than both the noise and the line's typical
-        // step (which includes the slope of an oblique surface) means two surfaces meet here.
-        let midRow = (y0 + y1) / 2, midColumn = (x0 + x1) / 2
-        let jumpLimit = c.discontinuityFactor * 1.4142135 * sigma
-        if hasDiscontinuity(points: points, start: midRow * width + x0, stride: 1, count: x1 - x0, limit: jumpLimit)
-            || hasDiscontinuity(points: points, start: y0 * width + midColumn, stride: width, count: y1 - y0, limit: jumpLimit) {
-            return cell
-        }
-
-        cell.noise = NoiseScatter(count: Int(sums.count), centroid: centroid, sigma: sigma)
-        guard let fit = FastPlaneFit(cell.moments, noise: cell.noise) else { return cell }
+        let noise = NoiseScatter(count: Int(sums.count), centroid: centroid, sigma: sigma)
+        guard let fit = FastPlaneFit(cell.moments, noise: noise) else { return cell }
         let mse = Float(fit.meanSquaredError)
-        cell.meanSquaredError = mse
         let limit = c.cellRMSFactor * sigma
         guard mse <= limit * limit else { return cell }
         // The tilt uncertainty of a least-squares normal: σ / (√n · in-plane spread). A sliver of
@@ -270,6 +270,20 @@ struct CellGrid {
         let spread = Float(fit.middleEigenvalue).squareRoot()
         let normalSigma = sigma / (n.squareRoot() * max(spread, 1e-9))
         guard normalSigma <= c.maximumCellNormalSigma else { return cell }
+
+        // Depth discontinuities along the middle row and column (after CAPE): a jump between
+        // neighbouring valid pixels much larger than both the noise and the line's typical
+        // step (which includes the slope of an oblique surface) means two surfaces meet here.
+        // Tested last, as it reads points again, and only a cell that passed everything else
+        // can still fail it.
+        let midRow = (y0 + y1) / 2, midColumn = (x0 + x1) / 2
+        let jumpLimit = c.discontinuityFactor * 1.4142135 * sigma
+        if hasDiscontinuity(points: points, start: midRow * width + x0, stride: 1, count: x1 - x0, limit: jumpLimit)
+            || hasDiscontinuity(points: points, start: y0 * width + midColumn, stride: width, count: y1 - y0, limit: jumpLimit) {
+            return cell
+        }
+        cell.noise = noise
+        cell.meanSquaredError = mse
         var normal = SIMD3<Float>(fit.normal)
         if dot(normal, centroid) > 0 { normal = -normal }   // face the sensor at the origin
         cell.normal = normal

@@ -132,14 +132,17 @@ public struct OrganizedPlaneDetector: Sendable {
 
     private func detect(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
                         intrinsics: PinholeIntrinsics?, configuration c: Configuration) -> PlaneDetectionResult {
-        // The label image first holds the validity flags of the cell pass, then the labels.
-        var labels = ContiguousArray<UInt16>(repeating: 0, count: width * height)
-        let refinement = labels.withUnsafeMutableBufferPointer { out in
+        // The label image first holds the validity flags of the cell pass, then the labels. The
+        // cell pass writes every pixel, so the image is not cleared first.
+        var refinement: PixelRefinement? = nil
+        var labels = ContiguousArray<UInt16>(unsafeUninitializedCapacity: width * height) { out, initialized in
             var grid = CellGrid(points: points, width: width, height: height, configuration: c, validity: out)
             let growing = RegionGrowing(grid: &grid, configuration: c)
-            return PixelRefinement(points: points, width: width, height: height, grid: grid,
-                                   growing: growing, configuration: c, labels: out)
+            refinement = PixelRefinement(points: points, width: width, height: height, grid: grid,
+                                         growing: growing, configuration: c, labels: out)
+            initialized = width * height
         }
+        guard let refinement else { return PlaneDetectionResult(planes: [], labels: labels, width: width, height: height) }
 
         // Final fits on the labelled pixels; small planes are dropped, the rest sorted by size.
         struct Final { var region: Int; var fit: FastPlaneFit; var count: Int }

@@ -76,7 +76,7 @@ struct OccupancyOutline {
     let area: Float
 
     init(points: ContiguousArray<SIMD2<Float>>, minimumCellSize: Float, maximumGridSide: Int) {
-        guard let bounds = PlaneExtent(enclosing: points), bounds.width.isFinite, bounds.length.isFinite else {
+        guard let bounds = OccupancyOutline.bounds(of: points), bounds.width.isFinite, bounds.length.isFinite else {
             polygon = Polygon2D([])
             area = 0
             return
@@ -109,6 +109,21 @@ struct OccupancyOutline {
         let corners = OccupancyOutline.traceOuterBoundary(patch, columns: columns, rows: rows)
         let vertices = corners.map { SIMD2(lower.x + Float($0.x) * cell, lower.y + Float($0.y) * cell) }
         polygon = Polygon2D(OccupancyOutline.simplified(vertices, tolerance: cell * 0.75))
+    }
+
+    /// The bounding rectangle of the finite points, as `PlaneExtent(enclosing:)` computes it; a
+    /// loop over the concrete array here, where the generic initializer, compiled in another
+    /// module, would walk the points through protocol witnesses.
+    static func bounds(of points: ContiguousArray<SIMD2<Float>>) -> PlaneExtent? {
+        var lower = SIMD2<Float>(repeating: .infinity), upper = SIMD2<Float>(repeating: -.infinity)
+        points.withUnsafeBufferPointer { buffer in
+            for p in buffer where p.isFinite {
+                lower = pointwiseMin(lower, p)
+                upper = pointwiseMax(upper, p)
+            }
+        }
+        guard lower.x <= upper.x else { return nil }
+        return PlaneExtent(center: (lower + upper) / 2, width: upper.x - lower.x, length: upper.y - lower.y)
     }
 
     /// Morphological closing (dilate then erode, 3×3): bridges the one-cell gaps that sparse
