@@ -145,14 +145,12 @@ struct IdentifierStabilityTests {
     static let seeds: [UInt64] = [3, 7, 11, 19]
     static let frameCount = 135
 
-    /// On several furnished rooms, each true surface seen well keeps one identifier from its
-    /// first sighting to the last frame, that identifier survives, and no identifier stands for
-    /// two surfaces. The seeds run concurrently (the machine's cores), each in its own session.
-    @Test func eachTrueSurfaceKeepsOneIdentifierAcrossRooms() async throws {
+    /// Grades each seed's sequence of `frameCount` frames in its own session, concurrently.
+    static func grade(seeds: [UInt64], frameCount: Int) async throws -> [(UInt64, IdentifierStability)] {
         let grades = try await withThrowingTaskGroup(of: (UInt64, IdentifierStability).self) { group in
-            for seed in Self.seeds {
+            for seed in seeds {
                 group.addTask {
-                    let sequence = SyntheticSequence(seed: seed, frameCount: Self.frameCount, roomOptions: Self.furnished)
+                    let sequence = SyntheticSequence(seed: seed, frameCount: frameCount, roomOptions: Self.furnished)
                     return (seed, try IdentifierStability(sequence: sequence))
                 }
             }
@@ -160,16 +158,39 @@ struct IdentifierStabilityTests {
             for try await result in group { all.append(result) }
             return all.sorted { $0.0 < $1.0 }
         }
-        var total = 0
         for (seed, grade) in grades {
-            total += grade.surfaces.count
             let perSurface = grade.surfaces.map(\.identifiers.count)
             print("seed \(seed): \(grade.surfaces.count) graded surfaces, identifiers per surface \(perSurface), violations \(grade.violations.count)")
             for surface in grade.surfaces { print("  \(surface)") }
             for violation in grade.violations { print("  VIOLATION \(violation)") }
-            #expect(grade.violations.isEmpty, "seed \(seed)")
-            #expect(grade.surfaces.count >= 3, "seed \(seed)")
         }
-        #expect(total >= 15)
+        return grades
+    }
+
+    /// On several furnished rooms, each true surface seen well keeps one identifier from its
+    /// first sighting to the last frame, that identifier survives, and no identifier stands for
+    /// two surfaces.
+    @Test func eachTrueSurfaceKeepsOneIdentifierAcrossRooms() async throws {
+        let grades = try await Self.grade(seeds: Self.seeds, frameCount: Self.frameCount)
+        for (seed, grade) in grades {
+            #expect(grade.violations.isEmpty, "seed \(seed)")
+            #expect(grade.surfaces.count >= 4, "seed \(seed)")
+        }
+        #expect(grades.map(\.1.surfaces.count).reduce(0, +) >= 20)
+    }
+
+    /// Two rooms (seeds 31 and 37, 150 frames) where the tracker still breaks the rule, kept as
+    /// known issues so the test reports when they are fixed:
+    /// - seed 31: at frame 146 a floor patch is seen outside the floor anchor's covered rectangle
+    ///   (+5 cm) and becomes a second floor anchor (plane-8 beside plane-5) not merged by the end;
+    /// - seed 37: two box tops 3.2 cm apart in height and ~0.3 m apart sideways are associated
+    ///   with one anchor (plane-8): at ~1.5 m the offset tolerance is ~4 cm and the covered
+    ///   rectangles (not cells) overlap, and the running fit over both tilts it by ~2.7°.
+    @Test func knownIdentifierFailures() async throws {
+        let grades = try await Self.grade(seeds: [31, 37], frameCount: 150)
+        #expect(grades.map(\.1.surfaces.count) == [7, 14])
+        withKnownIssue("seed 31: second floor anchor; seed 37: two box tops share an anchor") {
+            for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
+        }
     }
 }
