@@ -104,11 +104,11 @@ struct OccupancyOutline {
             grid[r * columns + c] = true
         }
         grid = OccupancyOutline.closed(grid, columns: columns, rows: rows)
-        let (patch, cellCount) = OccupancyOutline.largestPatch(grid, columns: columns, rows: rows)
+        let (patch, cellCount) = CellOutline.largestPatch(grid, columns: columns, rows: rows)
         area = Float(cellCount) * cell * cell
-        let corners = OccupancyOutline.traceOuterBoundary(patch, columns: columns, rows: rows)
+        let corners = CellOutline.outerBoundary(of: patch, columns: columns, rows: rows)
         let vertices = corners.map { SIMD2(lower.x + Float($0.x) * cell, lower.y + Float($0.y) * cell) }
-        polygon = Polygon2D(OccupancyOutline.simplified(vertices, tolerance: cell * 0.75))
+        polygon = Polygon2D(CellOutline.simplified(vertices, tolerance: cell * 0.75))
     }
 
     /// The bounding rectangle of the finite points, as `PlaneExtent(enclosing:)` computes it; a
@@ -149,100 +149,5 @@ struct OccupancyOutline {
         // Keep every originally occupied cell even where erosion would remove it at the margin.
         let eroded = neighbourhood(dilated, any: false)
         return zip(eroded, grid).map { $0 || $1 }
-    }
-
-    /// The largest 4-connected patch of occupied cells and its size in cells.
-    static func largestPatch(_ grid: [Bool], columns: Int, rows: Int) -> ([Bool], Int) {
-        var component = [Int32](repeating: 0, count: grid.count)
-        var best: Int32 = 0, bestSize = 0, next: Int32 = 0
-        var stack: [Int] = []
-        for start in grid.indices where grid[start] && component[start] == 0 {
-            next += 1
-            component[start] = next
-            stack.append(start)
-            var size = 0
-            while let i = stack.popLast() {
-                size += 1
-                let neighbours: InlineArray<4, Int> = [i - 1, i + 1, i - columns, i + columns]
-                for k in 0..<4 {
-                    let j = neighbours[k]
-                    if grid[j] && component[j] == 0 {
-                        component[j] = next
-                        stack.append(j)
-                    }
-                }
-            }
-            if size > bestSize { (best, bestSize) = (next, size) }
-        }
-        return (component.map { $0 == best && best != 0 }, bestSize)
-    }
-
-    /// The outer boundary of a 4-connected patch as grid-corner coordinates, counter-clockwise,
-    /// following cell edges with the patch on the left.
-    static func traceOuterBoundary(_ patch: [Bool], columns: Int, rows: Int) -> [SIMD2<Int>] {
-        guard let first = patch.firstIndex(of: true) else { return [] }
-        func occupied(_ c: Int, _ r: Int) -> Bool {
-            c >= 0 && r >= 0 && c < columns && r < rows && patch[r * columns + c]
-        }
-        // The first cell in row-major order has an empty cell below it, so its bottom edge is on
-        // the outer boundary. Walk corners; direction 0 = +x, 1 = +y, 2 = −x, 3 = −y.
-        let start = SIMD2(first % columns, first / columns)
-        var position = start, direction = 0
-        var corners: [SIMD2<Int>] = []
-        let steps = [SIMD2(1, 0), SIMD2(0, 1), SIMD2(-1, 0), SIMD2(0, -1)]
-        repeat {
-            corners.append(position)
-            // The cells ahead-left and ahead-right of the corner we stand on, seen along `direction`.
-            for turn in [1, 0, 3] {   // left, straight, right: keep the patch on the left.
-                let d = (direction + turn) % 4
-                let (left, right) = OccupancyOutline.cellsBeside(corner: position, direction: d)
-                if occupied(left.x, left.y) && !occupied(right.x, right.y) {
-                    direction = d
-                    break
-                }
-                if turn == 3 { direction = (direction + 2) % 4 }
-            }
-            position &+= steps[direction]
-        } while position != start && corners.count <= 4 * patch.count
-        return corners
-    }
-
-    /// The cells to the left and right of the edge leaving `corner` in `direction`.
-    static func cellsBeside(corner: SIMD2<Int>, direction: Int) -> (SIMD2<Int>, SIMD2<Int>) {
-        let (x, y) = (corner.x, corner.y)
-        switch direction {
-        case 0: return (SIMD2(x, y), SIMD2(x, y - 1))          // +x: left is the cell above the edge
-        case 1: return (SIMD2(x - 1, y), SIMD2(x, y))          // +y
-        case 2: return (SIMD2(x - 1, y - 1), SIMD2(x - 1, y))  // −x
-        default: return (SIMD2(x, y - 1), SIMD2(x - 1, y - 1)) // −y
-        }
-    }
-
-    /// Douglas–Peucker simplification of a closed outline, keeping vertices that deviate by
-    /// more than `tolerance`.
-    static func simplified(_ ring: [SIMD2<Float>], tolerance: Float) -> [SIMD2<Float>] {
-        guard ring.count > 4 else { return ring }
-        // Split the ring at the vertex farthest from the first, and simplify both halves.
-        let far = ring.indices.max { length(ring[$0] - ring[0]) < length(ring[$1] - ring[0]) } ?? 0
-        var keep = [Bool](repeating: false, count: ring.count)
-        keep[0] = true
-        keep[far] = true
-        func reduce(_ from: Int, _ to: Int) {
-            guard to > from + 1 else { return }
-            let a = ring[from], b = ring[to % ring.count]
-            let ab = b - a, span = max(length(ab), 1e-12)
-            var worst = -1, worstDistance: Float = tolerance
-            for i in (from + 1)..<to {
-                let distance = abs(cross(ab, ring[i % ring.count] - a)) / span
-                if distance > worstDistance { (worst, worstDistance) = (i, distance) }
-            }
-            guard worst >= 0 else { return }
-            keep[worst % ring.count] = true
-            reduce(from, worst)
-            reduce(worst, to)
-        }
-        reduce(0, far)
-        reduce(far, ring.count)
-        return ring.indices.filter { keep[$0] }.map { ring[$0] }
     }
 }

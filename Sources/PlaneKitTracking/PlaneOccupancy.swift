@@ -1,3 +1,4 @@
+import PlaneKitDetection
 import PlaneKitGeometry
 
 /// The ground a plane anchor has been seen to cover: a grid of square cells in the anchor's
@@ -154,105 +155,8 @@ struct PlaneOccupancy: Sendable {
     /// `(x, z)`. Empty while nothing is occupied.
     func outline() -> [SIMD2<Float>] {
         guard occupiedCount > 0 else { return [] }
-        let patch = largestPatch()
-        func occupied(_ c: Int, _ r: Int) -> Bool {
-            c >= 0 && r >= 0 && c < columns && r < rows && patch[r * columns + c]
-        }
-        guard let first = patch.firstIndex(of: true) else { return [] }
-        // The first patch cell in row-major order has nothing below or left of it in its row, so
-        // the walk starts at its lower-left corner going +x with the patch on the left.
-        let start = SIMD2(first % columns, first / columns)
-        var position = start, direction = 0
-        var corners: [SIMD2<Int>] = []
-        let steps = [SIMD2(1, 0), SIMD2(0, 1), SIMD2(-1, 0), SIMD2(0, -1)]
-        repeat {
-            corners.append(position)
-            var turned = false
-            for turn in [1, 0, 3] {   // left, straight, right
-                let d = (direction + turn) % 4
-                let (left, right) = PlaneOccupancy.cellsBeside(corner: position, direction: d)
-                if occupied(left.x, left.y) && !occupied(right.x, right.y) {
-                    direction = d
-                    turned = true
-                    break
-                }
-            }
-            if !turned { direction = (direction + 2) % 4 }
-            position &+= steps[direction]
-        } while position != start && corners.count <= 4 * occupiedCount + 4
-        // Keep only the corners where the walk turns, then simplify.
-        var turns: [SIMD2<Float>] = []
-        for (k, corner) in corners.enumerated() {
-            let before = corners[(k + corners.count - 1) % corners.count], after = corners[(k + 1) % corners.count]
-            if (corner &- before) != (after &- corner) {
-                turns.append(SIMD2<Float>(corner &+ lower) * cellSize)
-            }
-        }
-        return PlaneOccupancy.simplified(turns, tolerance: 0.75 * cellSize)
-    }
-
-    /// The cells to the left and right of the edge leaving `corner` in `direction`
-    /// (0 = +x, 1 = +y, 2 = −x, 3 = −y); corner `(x, y)` is the lower-left corner of cell `(x, y)`.
-    private static func cellsBeside(corner: SIMD2<Int>, direction: Int) -> (SIMD2<Int>, SIMD2<Int>) {
-        let (x, y) = (corner.x, corner.y)
-        switch direction {
-        case 0: return (SIMD2(x, y), SIMD2(x, y - 1))
-        case 1: return (SIMD2(x - 1, y), SIMD2(x, y))
-        case 2: return (SIMD2(x - 1, y - 1), SIMD2(x - 1, y))
-        default: return (SIMD2(x, y - 1), SIMD2(x - 1, y - 1))
-        }
-    }
-
-    /// The largest 4-connected patch of occupied cells (grid-local mask).
-    private func largestPatch() -> [Bool] {
-        var component = [Int32](repeating: 0, count: cells.count)
-        var best: Int32 = 0, bestSize = 0, next: Int32 = 0
-        var stack: [Int] = []
-        for start in cells.indices where cells[start] && component[start] == 0 {
-            next += 1
-            component[start] = next
-            stack.append(start)
-            var size = 0
-            while let i = stack.popLast() {
-                size += 1
-                let c = i % columns, r = i / columns
-                if c > 0, cells[i - 1], component[i - 1] == 0 { component[i - 1] = next; stack.append(i - 1) }
-                if c + 1 < columns, cells[i + 1], component[i + 1] == 0 { component[i + 1] = next; stack.append(i + 1) }
-                if r > 0, cells[i - columns], component[i - columns] == 0 { component[i - columns] = next; stack.append(i - columns) }
-                if r + 1 < rows, cells[i + columns], component[i + columns] == 0 {
-                    component[i + columns] = next
-                    stack.append(i + columns)
-                }
-            }
-            if size > bestSize { (best, bestSize) = (next, size) }
-        }
-        return component.map { $0 == best && best != 0 }
-    }
-
-    /// Douglas–Peucker simplification of a closed ring, keeping vertices that stray more than
-    /// `tolerance` from the simplified outline.
-    static func simplified(_ ring: [SIMD2<Float>], tolerance: Float) -> [SIMD2<Float>] {
-        guard ring.count > 4 else { return ring }
-        var far = 0, farDistance: Float = -1
-        for (i, v) in ring.enumerated() where (v - ring[0]).length > farDistance { (far, farDistance) = (i, (v - ring[0]).length) }
-        var keep = [Bool](repeating: false, count: ring.count)
-        keep[0] = true
-        keep[far] = true
-        var pending = [(0, far), (far, ring.count)]
-        while let (from, to) = pending.popLast() {
-            guard to > from + 1 else { continue }
-            let a = ring[from], b = ring[to % ring.count]
-            let ab = b - a, span = max(ab.length, 1e-12)
-            var worst = -1, worstDistance = tolerance
-            for i in (from + 1)..<to {
-                let d = abs(cross(ab, ring[i] - a)) / span
-                if d > worstDistance { (worst, worstDistance) = (i, d) }
-            }
-            guard worst >= 0 else { continue }
-            keep[worst] = true
-            pending.append((from, worst))
-            pending.append((worst, to))
-        }
-        return ring.indices.filter { keep[$0] }.map { ring[$0] }
+        let patch = CellOutline.largestPatch(cells, columns: columns, rows: rows).mask
+        let corners = CellOutline.outerBoundary(of: patch, columns: columns, rows: rows)
+        return CellOutline.simplified(corners.map { SIMD2<Float>($0 &+ lower) * cellSize }, tolerance: 0.75 * cellSize)
     }
 }
