@@ -15,8 +15,9 @@ struct PlaneKitCommand: ParsableCommand {
               planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
               planekit analyze --json --labels labels.pgm --png planes.png frame.pcd
               planekit synth --seed 7 --output room.pcd --labels room-labels.pgm
-              planekit synth --frames 120 --taps 3 > room.stream
-              planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
+              planekit raycast --pixel 320,400 --target all samples/room-depth.png
+              planekit synth --frames 120 --taps 3 | planekit stream > events.ndjson
+              planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream
               planekit bench detection --runs 30
             """,
         subcommands: [Analyze.self, Raycast.self, Stream.self, Synth.self, Encode.self, Bench.self])
