@@ -1,3 +1,5 @@
+import PlaneKitGeometry
+
 /// A small, fast, seedable pseudo-random generator (xoshiro256**, seeded through SplitMix64)
 /// whose output is the same on every machine and every Swift version.
 ///
@@ -13,30 +15,21 @@ public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
     /// A generator whose whole stream is determined by `seed`.
     public init(seed: UInt64) {
         // SplitMix64 spreads any seed (even 0) over the 256-bit state, which must not be all zero.
-        var mixer = seed
-        s0 = SeededRandom.splitMix(&mixer)
-        s1 = SeededRandom.splitMix(&mixer)
-        s2 = SeededRandom.splitMix(&mixer)
-        s3 = SeededRandom.splitMix(&mixer)
+        var mixer = SplitMix64(seed: seed)
+        s0 = mixer.next()
+        s1 = mixer.next()
+        s2 = mixer.next()
+        s3 = mixer.next()
         spareGaussian = nil
-    }
-
-    /// One SplitMix64 step: advances `state` and returns the next output.
-    @inlinable static func splitMix(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     /// A seed for an independent sub-stream `stream` of `seed` (the room, the camera pose, the
     /// sensor noise of frame 17, …), so that changing how many numbers one part draws does not
     /// shift the numbers another part sees.
     public static func derivedSeed(_ seed: UInt64, stream: UInt64) -> UInt64 {
-        var state = seed ^ (stream &* 0xD1B5_4A32_D192_ED03)
-        _ = splitMix(&state)
-        return splitMix(&state)
+        var mixer = SplitMix64(seed: seed ^ (stream &* 0xD1B5_4A32_D192_ED03))
+        _ = mixer.next()
+        return mixer.next()
     }
 
     /// The next 64 random bits (xoshiro256**).

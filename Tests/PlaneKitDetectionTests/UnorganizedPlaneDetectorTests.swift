@@ -4,19 +4,13 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 
-/// A small seeded generator (SplitMix64) so synthetic clouds are the same on every run.
+/// A small seeded generator so synthetic clouds are the same on every run.
 struct UnorganizedTestRandom {
-    private var state: UInt64
+    private var bits: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { bits = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { bits.next() }
 
     /// Uniform in [0, 1).
     mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
