@@ -24,6 +24,14 @@ struct CellRegion {
     /// The depth noise at the region's centroid.
     func sigma(_ noise: DepthNoiseModel) -> Float { noise.sigma(atDepth: centroid.z) }
 
+    /// Adds every point and cell of `other` to this region (the plane is refit separately).
+    mutating func absorb(_ other: CellRegion) {
+        moments.merge(other.moments)
+        noise += other.noise
+        expectedSquaredNoise += other.expectedSquaredNoise
+        cellCount += other.cellCount
+    }
+
     /// Refits the plane from the moments; `false` when they no longer define one.
     mutating func refit() -> Bool {
         guard let fit = FastPlaneFit(moments, noise: noise) else { return false }
@@ -229,9 +237,7 @@ struct RegionGrowing {
         let reach = max(c.growDistanceFactor * small.sigma(c.noise), c.mergeTolerance)
         guard abs(large.plane.signedDistance(to: small.centroid)) <= reach else { return false }
         var union = a
-        union.moments.merge(b.moments)
-        union.noise += b.noise
-        union.expectedSquaredNoise += b.expectedSquaredNoise
+        union.absorb(b)
         return union.isFlat(factor: c.regionRMSFactor, floor: c.mergeTolerance / 2)
     }
 
@@ -271,10 +277,7 @@ struct RegionGrowing {
                     }
                     guard isOccludedGap(from: best.0, to: best.1, plane: regions[a].plane, regionA: a, regionB: b,
                                         grid: grid, configuration: c, find: find) else { continue }
-                    regions[a].moments.merge(regions[b].moments)
-                    regions[a].noise += regions[b].noise
-                    regions[a].expectedSquaredNoise += regions[b].expectedSquaredNoise
-                    regions[a].cellCount += regions[b].cellCount
+                    regions[a].absorb(regions[b])
                     _ = regions[a].refit()
                     parent[b] = a
                     merged = true
@@ -343,10 +346,7 @@ struct RegionGrowing {
             for pair in sorted {
                 let a = find(Int(pair.x)), b = find(Int(pair.y))
                 guard a != b, RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c) else { continue }
-                regions[a].moments.merge(regions[b].moments)
-                regions[a].noise += regions[b].noise
-                regions[a].expectedSquaredNoise += regions[b].expectedSquaredNoise
-                regions[a].cellCount += regions[b].cellCount
+                regions[a].absorb(regions[b])
                 _ = regions[a].refit()
                 parent[b] = a
                 merged = true
