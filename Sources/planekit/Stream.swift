@@ -87,8 +87,9 @@ struct StreamProcessor {
         switch record {
         case .frame(let frame):
             let cloud = decoder.pointCloud(from: frame)
-            guard let intrinsics = cloud.intrinsics ?? frame.intrinsics else {
-                throw ValidationError("an xyz32f frame needs intrinsics for tracking (fx, fy, cx, cy)")
+            // An xyz32f frame may come without a camera model (a PCD has none): fit one to its points.
+            guard let intrinsics = cloud.intrinsics ?? frame.intrinsics ?? cloud.estimatedIntrinsics() else {
+                throw ValidationError("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")
             }
             var lines: [String] = []
             var focusChange: (from: FocusState, to: FocusState)?

@@ -118,3 +118,34 @@ struct DepthImageTests {
         #expect(readError(truncatedPGM, options: ReadOptions(intrinsics: .kinect(width: 4, height: 3)))?.problem.contains("truncated") == true)
     }
 }
+
+struct EstimatedIntrinsicsTests {
+    /// A tilted plane seen through known intrinsics gives them back from its points alone.
+    @Test func recoversTheCameraFromAnOrganizedCloud() throws {
+        let k = try #require(PinholeIntrinsics(fx: 570, fy: 560, cx: 321.5, cy: 238, width: 64, height: 48))
+        var points = ContiguousArray<SIMD3<Float>>()
+        for v in 0..<48 {
+            for u in 0..<64 {
+                // Holes in one corner; depth rises to the right.
+                points.append(u < 8 && v < 8 ? SIMD3(repeating: .nan) : k.unproject(u: Float(u), v: Float(v), depth: 1.5 + Float(u) * 0.01))
+            }
+        }
+        let cloud = try PointCloud(width: 64, height: 48, points: points)
+        let estimate = try #require(cloud.estimatedIntrinsics(step: 2))
+        #expect(abs(estimate.fx - 570) < 0.01 && abs(estimate.fy - 560) < 0.01)
+        #expect(abs(estimate.cx - 321.5) < 0.01 && abs(estimate.cy - 238) < 0.01)
+        #expect(estimate.width == 64 && estimate.height == 48)
+        // No layout, or no valid point: nothing to fit.
+        #expect(PointCloud(unorganized: points).estimatedIntrinsics() == nil)
+        let empty = try PointCloud(width: 4, height: 2, points: ContiguousArray(repeating: SIMD3(repeating: .nan), count: 8))
+        #expect(empty.estimatedIntrinsics() == nil)
+    }
+
+    /// PCL's Kinect frame was taken with fx = fy = 525 and the centre at (320, 240) (its XML).
+    @Test(.enabled(if: SharedData.isAvailable)) func kinectFrameGivesItsFocalLength() throws {
+        let cloud = try PointCloudReader.read(path: SharedData.path("pcl/frame_20121214T142255.814212.pcd"))
+        let estimate = try #require(cloud.estimatedIntrinsics())
+        #expect(abs(estimate.fx - 525) < 1 && abs(estimate.fy - 525) < 1)
+        #expect(abs(estimate.cx - 320) < 1 && abs(estimate.cy - 240) < 1)
+    }
+}
