@@ -21,7 +21,8 @@ struct Analyze: ParsableCommand {
             input's base name; without it the base name is added before the extension.
 
             A file that cannot be read gets one line on stderr and the others go on; the exit \
-            status is then 1.
+            status is then 1. With several files and stderr on a terminal, a progress bar shows \
+            how far the batch has got; in a pipe or a log it stays silent.
 
             Examples:
               planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
@@ -54,19 +55,29 @@ struct Analyze: ParsableCommand {
         let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
         var reports: [AnalysisReport] = []
         var failures = 0
-        for file in files {
+        // One file needs no bar; for a batch, the bar is cleared before anything else is printed
+        // so tables and warnings never share a line with it.
+        var progress = ProgressBar(total: files.count, label: "analyze")
+        for (index, file) in files.enumerated() {
             do {
                 let report = try analyze(file, outputs: templates)
                 if json {
                     reports.append(report)
                 } else {
+                    progress.finish()
                     print(PlaneTable(report: report).text, terminator: "")
                 }
             } catch {
                 failures += 1
+                progress.finish()
                 Diagnostics.warn("\(error)")
             }
+            if files.count > 1 {
+                fflush(nil)  // the table reaches the terminal before the bar is redrawn under it
+                progress.update(index + 1)
+            }
         }
+        progress.finish()
         if json {
             print(try JSONOutput.string(reports))
         }

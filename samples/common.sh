@@ -1,0 +1,13 @@
+# Sourced by the sample pipelines: finds (or builds) the planekit binary and an output directory.
+# PLANEKIT=/path/to/planekit uses that binary instead of the release build in this checkout.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [[ -z "${PLANEKIT:-}" ]]; then
+    PLANEKIT="$repo/.build/release/planekit"
+    if [[ ! -x "$PLANEKIT" ]]; then
+        echo "building planekit (release) once…" >&2
+        (cd "$repo" && swift build -c release --product planekit >&2)
+    fi
+fi
+out="${OUT:-${TMPDIR:-/tmp}/planekit-samples}"
+mkdir -p "$out"
