@@ -11,3 +11,11 @@ if [[ -z "${PLANEKIT:-}" ]]; then
 fi
 out="${OUT:-${TMPDIR:-/tmp}/planekit-samples}"
 mkdir -p "$out"
+
+# An awk function for reading NDJSON events without jq: field(name) is the first value of
+# "name": on the line, wherever the key sits, so nothing depends on key order ("-" if absent).
+# Use as: awk "$json_field"' { print field("frame") }'
+json_field='function field(name,   s) {
+    if (!match($0, "\"" name "\":\"?[^\",}]*")) return "-"
+    s = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":"?/, "", s); return s
+}'

@@ -16,14 +16,10 @@ events="$out/raycast-events.ndjson"
     printf '{"type":"tap","x":320,"y":400,"name":"vase","size":[0.2,0.3,0.2]}\n'
 } | "$PLANEKIT" stream > "$events"
 
-fields='function field(name,   s) {
-    if (!match($0, "\"" name "\":\"?[^\",}]*")) return "-"
-    s = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":"?/, "", s); return s
-}'
 echo "nearest hit of each ray, in the order asked (distance in m, target, plane):"
 grep '"event":"hit"' "$events" |
-    awk "$fields"' { printf "  ray %d  %-10s %-22s %s\n", NR, field("distance"), field("target"), field("planeIdentifier") }'
+    awk "$json_field"' { printf "  ray %d  %-10s %-22s %s\n", NR, field("distance"), field("target"), field("planeIdentifier") }'
 echo "placed:"
 grep '"event":"objectAdded"' "$events" |
-    awk "$fields"' { printf "  %s (%s) on %s\n", field("identifier"), field("name"), field("planeIdentifier") }'
+    awk "$json_field"' { printf "  %s (%s) on %s\n", field("identifier"), field("name"), field("planeIdentifier") }'
 echo "all events: $events"

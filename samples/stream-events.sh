@@ -12,21 +12,14 @@ events="$out/events.ndjson"
 echo "events by kind:"
 grep -o '"event":"[A-Za-z]*"' "$events" | sed 's/"event":"\(.*\)"/\1/' | sort | uniq -c
 
-# field(name) returns the first value of "name": in the line, wherever the key sits, so nothing
-# here depends on key order.
-fields='function field(name,   s) {
-    if (!match($0, "\"" name "\":\"?[^\",}]*")) return "-"
-    s = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":"?/, "", s); return s
-}'
-
 echo "planes as they were found (frame, plane, class):"
 grep '"event":"planeAdded"' "$events" |
-    awk "$fields"' { printf "  frame %-4s %-9s %s\n", field("frame"), field("identifier"), field("classification") }'
+    awk "$json_field"' { printf "  frame %-4s %-9s %s\n", field("frame"), field("identifier"), field("classification") }'
 
 echo "objects placed (frame, object, plane):"
 grep '"event":"objectAdded"' "$events" |
-    awk "$fields"' { printf "  frame %-4s %-9s on %s\n", field("frame"), field("identifier"), field("planeIdentifier") }'
+    awk "$json_field"' { printf "  frame %-4s %-9s on %s\n", field("frame"), field("identifier"), field("planeIdentifier") }'
 
 echo "mapping status changes (frame, status):"
-grep '"event":"mapping"' "$events" | awk "$fields"' { printf "  frame %-4s %s\n", field("frame"), field("to") }'
+grep '"event":"mapping"' "$events" | awk "$json_field"' { printf "  frame %-4s %s\n", field("frame"), field("to") }'
 echo "all events: $events"
