@@ -1,5 +1,6 @@
 // Reading PCD files through PCL's PCDReader, into buffers owned by the Swift caller.
 #include "pk_pcd.h"
+#include "quiet_pcl.hpp"
 #include "status.hpp"
 
 #include <limits>
@@ -92,6 +93,7 @@ extern "C" int32_t pk_pcd_read(const char *path, size_t expected_points,
         Eigen::Vector4f origin;
         Eigen::Quaternionf orientation;
         int version = 0;
+        planekit_bridge::quiet_pcl();
         pcl::PCDReader reader;
         if (reader.read(path, cloud, origin, orientation, version) < 0) {
             fail(status, "PCL could not read the file (corrupt or unsupported PCD data)");

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
-#include <pcl/console/print.h>
+#include "quiet_pcl.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -67,13 +67,6 @@ inline PlaneModel fit_plane(const PlaneAccumulator &acc, const Eigen::Vector3d &
     model.offset = offset;
     model.valid = std::isfinite(offset) && normal.allFinite();
     return model;
-}
-
-/// Silences PCL's console messages. PCL reports rejected RANSAC samples and similar routine
-/// events on stderr, thousands of lines a call; failures that matter reach the caller through
-/// `pk_status` instead. (PCL's verbosity is process-wide, and the bridge is PCL's only user.)
-inline void quiet_pcl() {
-    pcl::console::setVerbosityLevel(pcl::console::L_ALWAYS);
 }
 
 /// Reads point `i` of a strided float buffer.
