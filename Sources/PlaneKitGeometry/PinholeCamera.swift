@@ -60,6 +60,25 @@ public struct PinholeIntrinsics: Hashable, Sendable, Codable {
     }
 }
 
+extension PinholeIntrinsics {
+    private enum CodingKeys: String, CodingKey { case fx, fy, cx, cy, width, height }
+
+    /// Decodes `{"fx", "fy", "cx", "cy", "width", "height"}` under the same rules as
+    /// ``init(fx:fy:cx:cy:width:height:)``: positive finite focal lengths, a finite principal
+    /// point and a positive size, else a decoding error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let fx = try container.decode(Float.self, forKey: .fx), fy = try container.decode(Float.self, forKey: .fy)
+        let cx = try container.decode(Float.self, forKey: .cx), cy = try container.decode(Float.self, forKey: .cy)
+        let width = try container.decode(Int.self, forKey: .width), height = try container.decode(Int.self, forKey: .height)
+        guard let intrinsics = PinholeIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height) else {
+            throw DecodingError.dataCorruptedError(forKey: .fx, in: container, debugDescription:
+                "intrinsics need positive finite focal lengths, a finite principal point and a positive size; got fx \(fx) fy \(fy) cx \(cx) cy \(cy) size \(width)×\(height)")
+        }
+        self = intrinsics
+    }
+}
+
 /// A pinhole camera placed in the world: intrinsics plus a world-from-camera pose.
 public struct PinholeCamera: Hashable, Sendable, Codable {
     /// The camera's intrinsics.

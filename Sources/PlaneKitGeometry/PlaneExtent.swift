@@ -59,3 +59,23 @@ extension PlaneExtent: ApproximatelyEquatable {
             && length.isApproximatelyEqual(to: other.length, tolerance: tolerance)
     }
 }
+
+extension PlaneExtent {
+    private enum CodingKeys: String, CodingKey { case center, width, length }
+
+    /// Decodes `{"center": [x, z], "width": w, "length": l}`, rejecting a non-finite centre and a
+    /// size that is negative or not finite (the memberwise initializer would silently clamp those).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let center = try container.decode(SIMD2<Float>.self, forKey: .center)
+        let width = try container.decode(Float.self, forKey: .width)
+        let length = try container.decode(Float.self, forKey: .length)
+        guard center.x.isFinite, center.y.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .center, in: container, debugDescription: "an extent's centre must be finite")
+        }
+        for (value, key) in [(width, CodingKeys.width), (length, .length)] where !(value.isFinite && value >= 0) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "an extent's \(key.stringValue) must be finite and not negative, got \(value)")
+        }
+        self.init(center: center, width: width, length: length)
+    }
+}

@@ -123,3 +123,18 @@ extension Polygon2D: ApproximatelyEquatable {
             && zip(vertices, other.vertices).allSatisfy { $0.isApproximatelyEqual(to: $1, tolerance: tolerance) }
     }
 }
+
+extension Polygon2D {
+    private enum CodingKeys: String, CodingKey { case vertices }
+
+    /// Decodes `{"vertices": [[x, z], …]}`, rejecting any vertex that is not finite (area and
+    /// containment would be meaningless).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let vertices = try container.decode([SIMD2<Float>].self, forKey: .vertices)
+        if let bad = vertices.firstIndex(where: { !($0.x.isFinite && $0.y.isFinite) }) {
+            throw DecodingError.dataCorruptedError(forKey: .vertices, in: container, debugDescription: "polygon vertex \(bad) is not finite")
+        }
+        self.init(vertices)
+    }
+}

@@ -158,4 +158,16 @@ struct PinholeCameraTests {
         let back = try JSONDecoder().decode(PinholeCamera.self, from: JSONEncoder().encode(camera))
         #expect(back == camera)
     }
+
+    @Test func decodingAppliesTheInitializersRules() throws {
+        let good = try JSONDecoder().decode(PinholeIntrinsics.self, from: Data(#"{"fx":525,"fy":520,"cx":319.5,"cy":239.5,"width":640,"height":480}"#.utf8))
+        #expect(good == PinholeIntrinsics(fx: 525, fy: 520, cx: 319.5, cy: 239.5, width: 640, height: 480))
+        for bad in [#"{"fx":-525,"fy":525,"cx":319.5,"cy":239.5,"width":640,"height":480}"#,
+                    #"{"fx":525,"fy":0,"cx":319.5,"cy":239.5,"width":640,"height":480}"#,
+                    #"{"fx":525,"fy":525,"cx":319.5,"cy":239.5,"width":0,"height":480}"#,
+                    #"{"fx":525,"fy":525,"cx":319.5,"cy":239.5,"width":640,"height":-2}"#,
+                    #"{"fx":525,"fy":525,"cx":1e39,"cy":239.5,"width":640,"height":480}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(PinholeIntrinsics.self, from: Data(bad.utf8)) }
+        }
+    }
 }

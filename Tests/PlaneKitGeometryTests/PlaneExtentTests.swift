@@ -1,3 +1,4 @@
+import Foundation
 import PlaneKitGeometry
 import Testing
 
@@ -73,5 +74,16 @@ struct PlaneExtentTests {
         let e = PlaneExtent(center: SIMD2(1, 1), width: 2, length: 3)
         #expect(e.isApproximatelyEqual(to: PlaneExtent(center: SIMD2(1, 1.000001), width: 2.000001, length: 3)))
         #expect(!e.isApproximatelyEqual(to: PlaneExtent(center: SIMD2(1, 1), width: 2, length: 3.001)))
+    }
+
+    @Test func decodingChecksSizesAndCentre() throws {
+        let e = PlaneExtent(center: SIMD2(0.5, -1), width: 2, length: 0.25)
+        #expect(try JSONDecoder().decode(PlaneExtent.self, from: JSONEncoder().encode(e)) == e)
+        let zero = try JSONDecoder().decode(PlaneExtent.self, from: Data(#"{"center":[0,0],"width":0,"length":0}"#.utf8))
+        #expect(zero.area == 0)
+        for bad in [#"{"center":[0,0],"width":-1,"length":2}"#, #"{"center":[0,0],"width":1,"length":-0.001}"#,
+                    #"{"center":[0,0],"width":1e39,"length":2}"#, #"{"center":[0],"width":1,"length":2}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlaneExtent.self, from: Data(bad.utf8)) }
+        }
     }
 }

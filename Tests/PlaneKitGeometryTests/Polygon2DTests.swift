@@ -160,4 +160,12 @@ struct Polygon2DTests {
         #expect(!square.isApproximatelyEqual(to: Polygon2D(Array(square.vertices.dropLast()))))
         #expect(try JSONDecoder().decode(Polygon2D.self, from: JSONEncoder().encode(ell)) == ell)
     }
+
+    @Test func decodingRejectsNonFiniteVertices() throws {
+        let json = #"{"vertices":[[0,0],[2,0],[2,1e39]]}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Polygon2D.self, from: Data(json.utf8)) }
+        let triangle = try JSONDecoder().decode(Polygon2D.self, from: Data(#"{"vertices":[[0,0],[2,0],[2,1]]}"#.utf8))
+        #expect(triangle.area == 1)
+        #expect(String(decoding: try JSONEncoder().encode(triangle), as: UTF8.self) == #"{"vertices":[[0,0],[2,0],[2,1]]}"#)
+    }
 }
