@@ -76,16 +76,21 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     /// Reads to the end of the source (or, under ``Options/strict``, to the first bad record)
     /// and flushes the output.
     public mutating func run() throws(Stop) {
-        reading: while true {
-            switch step() {
-            case .next: continue
-            case .ended: break reading
-            case .stopped(let reason):
-                flushQuietly()
-                throw reason
-            }
-        }
+        while try next() {}
         do { try output.flush() } catch { throw .output(error.description) }
+    }
+
+    /// Reads and carries out one record and writes its events (buffered); `false` at the end
+    /// of the source. Throws after writing the error event of a bad record under
+    /// ``Options/strict`` (the output is then flushed), or when the output cannot be written.
+    public mutating func next() throws(Stop) -> Bool {
+        switch step() {
+        case .next: return true
+        case .ended: return false
+        case .stopped(let reason):
+            flushQuietly()
+            throw reason
+        }
     }
 
     /// What one step did.
