@@ -201,9 +201,11 @@ public struct JSONLineWriter: Sendable {
     private mutating func appendFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ x: T) {
         var text = x.description
         text.withUTF8 { utf8 in
-            // A whole number is written without its ".0" ("2", not "2.0"), as JSONEncoder does.
+            // A whole number is written without its ".0" ("2", not "2.0"), as JSONEncoder does;
+            // negative zero keeps it, since readers take "-0" for the integer 0 and lose the sign.
             let n = utf8.count
             let whole = n > 2 && utf8[n - 2] == UInt8(ascii: ".") && utf8[n - 1] == UInt8(ascii: "0")
+                && !(x == 0 && x.sign == .minus)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(whole ? n - 2 : n)]))
         }
     }
