@@ -57,41 +57,23 @@ public struct FrameDecoder: Sendable {
             frame.payload.withUnsafeBytes { raw in
                 switch frame.encoding {
                 case .depth16:
-                    // Eight pixels at a time: z = sample × scale in vector lanes (the same
-                    // product, bit for bit, as the scalar table), NaN for 0 and for depths that
-                    // are not finite; a hole's NaN then makes all three coordinates NaN.
-                    let scale = frame.depthScale
+                    // A hole's depth is NaN, and NaN times anything is NaN: every point is
+                    // computed the same way, without a branch. Rows go through plain pointers
+                    // with wrapping arithmetic (the sizes were checked above), which keeps the
+                    // overflow checks out of the per-pixel loop.
                     columnRays.withUnsafeBufferPointer { xs in
                     rowRays.withUnsafeBufferPointer { ys in
                     depthTable.withUnsafeBufferPointer { metres in
-                        let samples = raw.baseAddress!
-                        let target = out.baseAddress!
-                        let vectorWidth = width & ~7
+                        let columns = xs.baseAddress!, table = metres.baseAddress!
                         for v in 0..<height {
-                            let y = ys[v], row = v &* width
+                            let y = ys[v]
+                            let source = raw.baseAddress! + 2 &* (v &* width)
+                            let target = out.baseAddress! + v &* width
                             var u = 0
-                            while u < vectorWidth {
-                                let stored = samples.loadUnaligned(fromByteOffset: 2 &* (row &+ u), as: SIMD8<UInt16>.self)
-                                #if _endian(big)
-                                let bits = (stored &<< 8) | (stored &>> 8)
-                                #else
-                                let bits = stored
-                                #endif
-                                var z = SIMD8<Float>(bits) * scale
-                                z.replace(with: .nan, where: .!((z .> 0) .& (z .< .infinity)))
-                                let x = UnsafeRawPointer(xs.baseAddress! + u).loadUnaligned(as: SIMD8<Float>.self) * z
-                                let yz = y * z
-                                let base = target + (row &+ u)
-                                base[0] = SIMD3(x[0], yz[0], z[0]); base[1] = SIMD3(x[1], yz[1], z[1])
-                                base[2] = SIMD3(x[2], yz[2], z[2]); base[3] = SIMD3(x[3], yz[3], z[3])
-                                base[4] = SIMD3(x[4], yz[4], z[4]); base[5] = SIMD3(x[5], yz[5], z[5])
-                                base[6] = SIMD3(x[6], yz[6], z[6]); base[7] = SIMD3(x[7], yz[7], z[7])
-                                u &+= 8
-                            }
                             while u < width {
-                                let sample = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 &* (row &+ u), as: UInt16.self))
-                                let z = metres[Int(sample)]
-                                target[row &+ u] = SIMD3(xs[u] * z, y * z, z)
+                                let sample = UInt16(littleEndian: source.loadUnaligned(fromByteOffset: 2 &* u, as: UInt16.self))
+                                let z = table[Int(sample)]
+                                target[u] = SIMD3(columns[u] * z, y * z, z)
                                 u &+= 1
                             }
                         }
