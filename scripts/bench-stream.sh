@@ -88,10 +88,10 @@ fi
 "${PRODUCER[@]}" "$BIN" synth --frames "$SOAK_FRAMES" --taps 10 | "${CONSUMER[@]}" "$BIN" stream > /dev/null &
 pid=$!
 samples=()
-while kill -0 "$pid" 2> /dev/null; do
+# The first sample is taken one second in, after start-up and the first frames.
+while sleep 1 && kill -0 "$pid" 2> /dev/null; do
     rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2> /dev/null || true)
     [ -n "$rss" ] && samples+=("$rss")
-    sleep 1
 done
 wait "$pid"
 if [ ${#samples[@]} -gt 0 ]; then
