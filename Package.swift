@@ -44,7 +44,9 @@ let package = Package(
         .target(
             name: "PlaneKitTracking",
             dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting"]),
-        .target(name: "PlaneKitStream", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
+        .target(
+            name: "PlaneKitStream",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking"]),
         .target(
             name: "PlaneKit",
             dependencies: [
@@ -69,7 +71,9 @@ let package = Package(
         .testTarget(
             name: "PlaneKitTrackingTests",
             dependencies: ["PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
-        .testTarget(name: "PlaneKitStreamTests", dependencies: ["PlaneKitStream", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitStreamTests",
+            dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

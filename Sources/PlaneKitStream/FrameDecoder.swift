@@ -58,16 +58,23 @@ public struct FrameDecoder: Sendable {
                 switch frame.encoding {
                 case .depth16:
                     // A hole's depth is NaN, and NaN times anything is NaN: every point is
-                    // computed the same way, without a branch.
+                    // computed the same way, without a branch. Rows go through plain pointers
+                    // with wrapping arithmetic (the sizes were checked above), which keeps the
+                    // overflow checks out of the per-pixel loop.
                     columnRays.withUnsafeBufferPointer { xs in
                     rowRays.withUnsafeBufferPointer { ys in
                     depthTable.withUnsafeBufferPointer { metres in
+                        let columns = xs.baseAddress!, table = metres.baseAddress!
                         for v in 0..<height {
-                            let y = ys[v], row = v * width
-                            for u in 0..<width {
-                                let sample = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * (row + u), as: UInt16.self))
-                                let z = metres[Int(sample)]
-                                out[row + u] = SIMD3(xs[u] * z, y * z, z)
+                            let y = ys[v]
+                            let source = raw.baseAddress! + 2 &* (v &* width)
+                            let target = out.baseAddress! + v &* width
+                            var u = 0
+                            while u < width {
+                                let sample = UInt16(littleEndian: source.loadUnaligned(fromByteOffset: 2 &* u, as: UInt16.self))
+                                let z = table[Int(sample)]
+                                target[u] = SIMD3(columns[u] * z, y * z, z)
+                                u &+= 1
                             }
                         }
                     }}}

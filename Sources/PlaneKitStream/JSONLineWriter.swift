@@ -75,6 +75,12 @@ public struct JSONLineWriter: Sendable {
         appendInteger(n)
     }
 
+    /// Writes an unsigned integer.
+    public mutating func value(_ n: UInt64) {
+        separate()
+        appendMagnitude(n)
+    }
+
     /// Writes a `Double` in its shortest round-trip form, or `null` when not finite.
     public mutating func value(_ x: Double) {
         separate()
@@ -125,6 +131,8 @@ public struct JSONLineWriter: Sendable {
     /// Writes `"key": value`.
     public mutating func field(_ name: String, _ n: Int) { key(name); value(n) }
     /// Writes `"key": value`.
+    public mutating func field(_ name: String, _ n: UInt64) { key(name); value(n) }
+    /// Writes `"key": value`.
     public mutating func field(_ name: String, _ x: Double) { key(name); value(x) }
     /// Writes `"key": value`.
     public mutating func field(_ name: String, _ x: Float) { key(name); value(x) }
@@ -170,7 +178,11 @@ public struct JSONLineWriter: Sendable {
 
     private mutating func appendInteger(_ n: Int) {
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = n.magnitude
+        appendMagnitude(UInt64(n.magnitude))
+    }
+
+    private mutating func appendMagnitude(_ n: UInt64) {
+        var magnitude = n
         // At most 20 digits; written backwards into a small stack buffer.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var k = 20
@@ -188,7 +200,14 @@ public struct JSONLineWriter: Sendable {
     /// string is usually small enough to stay inline (15 bytes), so no allocation happens.
     private mutating func appendFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ x: T) {
         var text = x.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { utf8 in
+            // A whole number is written without its ".0" ("2", not "2.0"), as JSONEncoder does;
+            // negative zero keeps it, since readers take "-0" for the integer 0 and lose the sign.
+            let n = utf8.count
+            let whole = n > 2 && utf8[n - 2] == UInt8(ascii: ".") && utf8[n - 1] == UInt8(ascii: "0")
+                && !(x == 0 && x.sign == .minus)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(whole ? n - 2 : n)]))
+        }
     }
 
     private mutating func appendString(_ s: String) {

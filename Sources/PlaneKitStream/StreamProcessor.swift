@@ -1,0 +1,120 @@
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitTracking
+
+/// Carries out stream records on a tracking ``Session``: frames are decoded and tracked,
+/// commands placed, moved, turned, removed or cast, and the results come out as
+/// ``StreamEvent``s in the order the session reports them.
+///
+/// A frame gives the session's events and then one ``FocusEvent`` (the indicator's state
+/// change, if any, goes into that event rather than a line of its own); a command gives one
+/// event. A record the session refuses throws a ``StreamError`` naming the record and leaves
+/// the session as it was.
+public struct StreamProcessor: Sendable {
+    /// The tracking session records are carried out on.
+    public private(set) var session: Session
+    /// The latest frame's organized cloud (camera coordinates), kept until the next frame
+    /// arrives, for pictures.
+    public private(set) var latestCloud: PointCloud?
+    private var decoder = FrameDecoder()
+
+    /// A processor with a fresh session.
+    public init(configuration: Session.Configuration = Session.Configuration()) {
+        session = Session(configuration: configuration)
+    }
+
+    /// The capacity of the reused point storage, in points (flat over a stream of same-sized frames).
+    public var pointStorageCapacity: Int { decoder.storageCapacity }
+
+    /// Carries out `record` (the `number`-th of the stream) and appends its events to `events`.
+    /// On an error nothing is appended and the session is unchanged.
+    public mutating func handle(_ record: StreamRecord, number: Int, into events: inout [StreamEvent]) throws(StreamError) {
+        let mark = events.count
+        do {
+            try carryOut(record, into: &events)
+        } catch {
+            events.removeSubrange(mark...)
+            throw StreamError(recordNumber: number, message: "\(error)")
+        }
+    }
+
+    /// The error event for `error`, stamped with the latest frame.
+    public func errorEvent(for error: StreamError) -> StreamEvent {
+        .error(StreamErrorEvent(frame: session.frameIndex, timestamp: session.timestamp, record: error.recordNumber,
+                                message: error.description))
+    }
+
+    private mutating func carryOut(_ record: StreamRecord, into events: inout [StreamEvent]) throws {
+        switch record {
+        case .frame(let frame):
+            // Let go of the last cloud first, so the decoder refills its storage in place.
+            latestCloud = nil
+            let cloud = decoder.pointCloud(from: frame)
+            // An xyz32f frame may come without a camera model (a PCD has none): fit one to its points.
+            guard let intrinsics = cloud.intrinsics ?? frame.intrinsics ?? cloud.estimatedIntrinsics() else {
+                throw ProcessingProblem("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")
+            }
+            var focusChange: FocusState?
+            for event in try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp) {
+                // The indicator gets one event per frame below, saying whether its state changed.
+                if case .focus(let from, _) = event.kind {
+                    focusChange = from
+                } else {
+                    events.append(.session(event))
+                }
+            }
+            events.append(.focus(FocusEvent(session: session, changedFrom: focusChange)))
+            latestCloud = cloud
+        case .tap(let tap):
+            events.append(.session(try session.place(name: tap.name, size: tap.size, atPixel: tap.pixel)))
+        case .drag(let drag):
+            events.append(.session(try session.drag(object: try objectIdentifier(drag.object), toPixel: drag.pixel)))
+        case .rotate(let rotate):
+            events.append(.session(try session.rotate(object: try objectIdentifier(rotate.object), by: rotate.angle)))
+        case .remove(let remove):
+            events.append(.session(try session.remove(object: try objectIdentifier(remove.object))))
+        case .raycast(let query):
+            let targets = StreamProcessor.targets(query.target)
+            let alignment = PlaneAlignment(rawValue: query.alignment.rawValue) ?? .any
+            let hits: [HitTestResult]
+            switch query.source {
+            case .pixel(let pixel):
+                hits = session.raycast(pixel: pixel, targets: targets, alignment: alignment)
+            case .ray(let origin, let direction):
+                guard let ray = Ray(origin: origin, direction: direction) else {
+                    throw ProcessingProblem("a raycast direction must be non-zero and finite")
+                }
+                hits = session.raycast(ray, targets: targets, alignment: alignment)
+            }
+            events.append(.hit(HitEvent(frame: session.frameIndex, timestamp: session.timestamp, hits: hits)))
+        }
+    }
+
+    /// `object-N` (or plain `N`) as an identifier.
+    private func objectIdentifier(_ text: String) throws -> PlacedObjectIdentifier {
+        guard let identifier = PlacedObjectIdentifier(parsing: text) else {
+            throw ProcessingProblem("'\(text)' is not an object identifier (object-N, as objectAdded reported it)")
+        }
+        return identifier
+    }
+
+    /// The hit-test targets a raycast record's `target` names.
+    static func targets(_ target: RaycastTarget) -> HitTestTargets {
+        switch target {
+        case .existingPlaneGeometry: .existingPlaneGeometry
+        case .existingPlaneUsingExtent: .existingPlaneUsingExtent
+        case .existingPlaneInfinite: .existingPlaneInfinite
+        case .estimatedPlane: .estimatedPlane
+        case .featurePoint: .featurePoint
+        case .any: .all
+        }
+    }
+}
+
+/// A record the processor itself refuses, in words.
+struct ProcessingProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

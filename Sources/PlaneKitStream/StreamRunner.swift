@@ -1,0 +1,162 @@
+import PlaneKitInput
+
+/// `planekit stream` as a library: reads records from a ``ByteSource``, carries them out with a
+/// ``StreamProcessor`` and writes one NDJSON event per line to a ``ByteSink``, in input order.
+///
+/// A bad record (the reader's or the session's refusal) gives one `error` event and one line
+/// to ``warn``, and the stream goes on; with ``Options/strict`` the run stops there. Memory is
+/// flat over an endless stream of same-sized frames: the reader's payload buffer, the decoder's
+/// points, the event list and the output line are all reused.
+public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
+    /// How a run behaves.
+    public struct Options: Sendable {
+        /// Stop at the first bad record instead of reporting it and going on.
+        public var strict: Bool
+        /// Where to write a picture of every frame (``StreamPicture``), or `nil` for none.
+        public var pictureDirectory: String?
+
+        /// Options with everything off by default.
+        public init(strict: Bool = false, pictureDirectory: String? = nil) {
+            self.strict = strict
+            self.pictureDirectory = pictureDirectory
+        }
+    }
+
+    /// Why a run stopped before the end of its input.
+    public enum Stop: Error, Sendable, CustomStringConvertible {
+        /// A bad record under ``Options/strict`` (its error event has been written).
+        case badRecord(StreamError)
+        /// The events or a picture could not be written.
+        case output(String)
+
+        /// One line for stderr.
+        public var description: String {
+            switch self {
+            case .badRecord(let error): error.description
+            case .output(let message): message
+            }
+        }
+    }
+
+    /// The processor, with the session after everything read so far.
+    public private(set) var processor = StreamProcessor()
+    /// Latency of every frame record: decoding, tracking and writing its events (ms).
+    public private(set) var latencies = LatencyHistogram()
+    /// How many error events were written.
+    public private(set) var errorCount = 0
+    /// How many pictures were written.
+    public private(set) var pictureCount = 0
+    /// The options.
+    public let options: Options
+
+    private let reader: StreamRecordReader<Source>
+    private var output: OutputBuffer<Sink>
+    private var line = JSONLineWriter(capacity: 16 << 10)
+    private var events: [StreamEvent] = []
+    private let warn: (String) -> Void
+
+    /// A run from `source` to `sink`; `warn` gets each bad record's line (`record N: problem`).
+    public init(source: Source, sink: Sink, options: Options = Options(), warn: @escaping (String) -> Void) {
+        reader = StreamRecordReader(source: source)
+        output = OutputBuffer(sink: sink)
+        self.options = options
+        self.warn = warn
+        events.reserveCapacity(64)
+    }
+
+    /// The sink (everything written once ``run()`` returned or stopped).
+    public var sink: Sink { output.sink }
+    /// The capacity of the reader's reused payload buffer (bytes).
+    public var payloadCapacity: Int { reader.payloadCapacity }
+    /// The capacity of the reused event list.
+    public var eventCapacity: Int { events.capacity }
+    /// The capacity of the reused output line (bytes).
+    public var lineCapacity: Int { line.bytes.capacity }
+
+    /// Reads to the end of the source (or, under ``Options/strict``, to the first bad record)
+    /// and flushes the output.
+    public mutating func run() throws(Stop) {
+        while try next() {}
+        do { try output.flush() } catch { throw .output(error.description) }
+    }
+
+    /// Reads and carries out one record and writes its events (buffered); `false` at the end
+    /// of the source. Throws after writing the error event of a bad record under
+    /// ``Options/strict`` (the output is then flushed), or when the output cannot be written.
+    public mutating func next() throws(Stop) -> Bool {
+        switch step() {
+        case .next: return true
+        case .ended: return false
+        case .stopped(let reason):
+            flushQuietly()
+            throw reason
+        }
+    }
+
+    /// What one step did.
+    private enum Step { case next, ended, stopped(Stop) }
+
+    /// Reads and carries out one record.
+    private mutating func step() -> Step {
+        let record: StreamRecord
+        do {
+            guard let next = try reader.read() else { return .ended }
+            record = next
+        } catch {
+            return report(error)
+        }
+        let start = ContinuousClock.now
+        events.removeAll(keepingCapacity: true)
+        do {
+            try processor.handle(record, number: reader.recordNumber, into: &events)
+        } catch {
+            return report(error)
+        }
+        do {
+            try writeEvents()
+            if case .frame = record {
+                let elapsed = (ContinuousClock.now - start).components
+                latencies.add(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)
+                // Pictures are an extra, outside the latency.
+                if let directory = options.pictureDirectory { try writePicture(in: directory) }
+            }
+        } catch {
+            return .stopped(error)
+        }
+        return .next
+    }
+
+    private mutating func writeEvents() throws(Stop) {
+        for event in events {
+            line.write(event)
+            do { try output.write(line) } catch { throw .output(error.description) }
+        }
+    }
+
+    private mutating func writePicture(in directory: String) throws(Stop) {
+        let frame = processor.session.frameIndex
+        var digits = String(frame)
+        if digits.count < 6 { digits = String(repeating: "0", count: 6 - digits.count) + digits }
+        let path = directory + "/frame-" + digits + ".png"
+        do {
+            guard let image = try StreamPicture(processor: processor)?.image() else { return }
+            try PNGWriter.write(image, to: path)
+        } catch {
+            throw .output("cannot write \(path): \(error)")
+        }
+        pictureCount += 1
+    }
+
+    /// One error event and one warning; under strict, the stop.
+    private mutating func report(_ error: StreamError) -> Step {
+        errorCount += 1
+        warn(error.description)
+        line.write(processor.errorEvent(for: error))
+        do { try output.write(line) } catch { return .stopped(.output(error.description)) }
+        return options.strict ? .stopped(.badRecord(error)) : .next
+    }
+
+    private mutating func flushQuietly() {
+        do { try output.flush() } catch {}
+    }
+}

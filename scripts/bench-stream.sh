@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Throughput and memory of `planekit stream` on VGA depth16 frames (issue #6): a benchmark, not a test.
+#
+#   scripts/bench-stream.sh [FRAMES] [RUNS] [SOAK_FRAMES]
+#
+# Builds the release binary, then reports the median over RUNS runs of
+#   1. stream alone, reading a pre-recorded synth stream from a file (the consumer side);
+#   2. planekit synth --frames N --taps 3 | planekit stream (producer and consumer together);
+#   3. planekit encode of depth PNGs made by synth (one room per seed) | planekit stream;
+#   4. planekit encode of the real depth TIFFs in ../shared/data/pcl/depth | planekit stream;
+# and a soak: a SOAK_FRAMES-frame synth stream through stream, its VmRSS sampled once a second.
+# frames/s counts frames over the wall time of the whole command, process start-up, parsing and
+# event output included. stream runs on core 1 and its producer on core 0 (taskset), when there
+# are two cores; wall-clock figures are noisy on a busy machine, so compare medians.
+set -euo pipefail
+
+FRAMES=${1:-120}
+RUNS=${2:-5}
+SOAK_FRAMES=${3:-3000}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+swift build -c release --product planekit >&2
+BIN="$ROOT/.build/release/planekit"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-stream.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+if [ "$(nproc)" -ge 2 ]; then CONSUMER=(taskset -c 1); PRODUCER=(taskset -c 0); else CONSUMER=(); PRODUCER=(); fi
+
+now() { date +%s.%N; }
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# runs "$@" (a shell command line) RUNS times; prints the median wall time in seconds
+time_median() {
+    local i start end
+    for ((i = 0; i < RUNS; i++)); do
+        start=$(now)
+        bash -c "$1"
+        end=$(now)
+        echo "$end - $start" | bc -l
+    done | median
+}
+
+report() { # name frames seconds
+    printf '%-58s %6d frames  %7.3f s  %7.1f frames/s\n' "$1" "$2" "$3" "$(echo "$2 / $3" | bc -l)"
+}
+
+echo "planekit stream benchmark: $FRAMES frames, median of $RUNS runs, $(nproc) cores" >&2
+
+# 1. stream alone on a recorded stream, with its own latency figures from the last run.
+"$BIN" synth --frames "$FRAMES" --taps 3 --stream-output "$WORK/synth.bin"
+t=$(time_median "${CONSUMER[*]} '$BIN' stream < '$WORK/synth.bin' > /dev/null")
+report "stream < recorded synth stream" "$FRAMES" "$t"
+"${CONSUMER[@]}" "$BIN" stream --stats < "$WORK/synth.bin" 2>&1 >/dev/null | sed 's/^/    /'
+
+# The producer alone, to tell whether it limits the pipe.
+t=$(time_median "${PRODUCER[*]} '$BIN' synth --frames $FRAMES --taps 3 > /dev/null")
+report "synth alone (producer)" "$FRAMES" "$t"
+
+# 2. synth | stream
+t=$(time_median "${PRODUCER[*]} '$BIN' synth --frames $FRAMES --taps 3 | ${CONSUMER[*]} '$BIN' stream > /dev/null")
+report "synth | stream" "$FRAMES" "$t"
+
+# 3. encode of generated VGA depth PNGs | stream
+ROOMS=$(( FRAMES < 100 ? FRAMES : 100 ))
+mkdir -p "$WORK/png"
+for ((k = 1; k <= ROOMS; k++)); do "$BIN" synth --seed "$k" --depth "$WORK/png/room-$k.png" > /dev/null; done
+ls "$WORK"/png/room-*.png > "$WORK/pngs.txt"
+"$BIN" encode --output "$WORK/encoded.bin" < "$WORK/pngs.txt"
+t=$(time_median "${CONSUMER[*]} '$BIN' stream < '$WORK/encoded.bin' > /dev/null")
+report "stream < recorded encode of $ROOMS depth PNGs" "$ROOMS" "$t"
+t=$(time_median "${PRODUCER[*]} '$BIN' encode < '$WORK/pngs.txt' | ${CONSUMER[*]} '$BIN' stream > /dev/null")
+report "encode $ROOMS depth PNGs | stream" "$ROOMS" "$t"
+
+# 4. the real depth TIFFs (with their XML intrinsics), repeated to make a run worth timing.
+DATA="$ROOT/../shared/data/pcl/depth"
+if ls "$DATA"/*_depth.tiff > /dev/null 2>&1; then
+    : > "$WORK/tiffs.txt"
+    for ((r = 0; r < 20; r++)); do ls "$DATA"/*_depth.tiff >> "$WORK/tiffs.txt"; done
+    n=$(wc -l < "$WORK/tiffs.txt")
+    t=$(time_median "${PRODUCER[*]} '$BIN' encode < '$WORK/tiffs.txt' | ${CONSUMER[*]} '$BIN' stream > /dev/null")
+    report "encode real depth TIFFs (x20) | stream" "$n" "$t"
+fi
+
+# Soak: memory of the stream process over a long stream, sampled once a second.
+# Piped rather than recorded: 3000 VGA frames would make a 1.8 GB file. $! is the stream's pid.
+"${PRODUCER[@]}" "$BIN" synth --frames "$SOAK_FRAMES" --taps 10 | "${CONSUMER[@]}" "$BIN" stream > /dev/null &
+pid=$!
+samples=()
+# The first sample is taken one second in, after start-up and the first frames.
+while sleep 1 && kill -0 "$pid" 2> /dev/null; do
+    rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2> /dev/null || true)
+    [ -n "$rss" ] && samples+=("$rss")
+done
+wait "$pid"
+if [ ${#samples[@]} -gt 0 ]; then
+    max=$(printf '%s\n' "${samples[@]}" | sort -n | tail -1)
+    echo "soak: $SOAK_FRAMES frames, ${#samples[@]} samples; VmRSS after 1 s ${samples[0]} kB, at the end ${samples[-1]} kB, max $max kB"
+    echo "    every sample (kB): ${samples[*]}"
+fi
