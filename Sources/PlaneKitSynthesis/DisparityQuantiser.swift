@@ -1,5 +1,5 @@
 /// ``SensorModel/quantise(depth:focalLength:)`` with its last division replaced by a table
-/// lookup, bit for bit the same result: the reported depth `b·f / (n·step)` depends only on the
+/// lookup (and the sensor's output sample too, see ``SensorReadingSink``), bit for bit the same result: the reported depth `b·f / (n·step)` depends only on the
 /// whole number of steps `n`, and a frame's depths use a few hundred values of `n`.
 ///
 /// When the step is a power of two (the Kinect's 1/8), dividing by it is multiplying by its
@@ -30,14 +30,21 @@ struct DisparityQuantiser {
         depths = ContiguousArray((0..<DisparityQuantiser.tableSize).map { $0 == 0 ? .nan : bf / (Float($0) * step) })
     }
 
-    /// The quantised depth for `z`, the same bits as `SensorModel.quantise(depth: z, focalLength: f)`;
-    /// `table` is ``depths``' storage.
+    /// The whole number of disparity steps `z` reads as, 0 or less when `z` gives no reading
+    /// (not positive, or beyond any step). For `0 < n < tableSize` the depth is `depths[n]`,
+    /// otherwise ``depth(ofSteps:)``; either way the very bits `SensorModel.quantise` returns.
     @inline(__always)
-    func quantise(_ z: Float, table: UnsafeBufferPointer<Float>) -> Float {
-        guard z > 0 else { return z }
+    func steps(_ z: Float) -> Float {
+        guard z > 0 else { return 0 }
         let disparity = exactInverseStep != 0 ? baselineFocal / z * exactInverseStep : baselineFocal / z / step
-        let steps = SensorModel.roundedHalfAwayFromZero(disparity)
-        if steps > 0 && steps < Float(DisparityQuantiser.tableSize) { return table[Int(steps)] }
-        return steps > 0 ? baselineFocal / (steps * step) : .nan
+        // SensorModel.roundedHalfAwayFromZero for the non-negative disparities seen here, with
+        // the half-up choice as a select rather than a branch: the fraction is as likely above
+        // one half as below, so a branch was mispredicted on every other pixel.
+        guard disparity >= 0, disparity < 0x1p23 else { return SensorModel.roundedHalfAwayFromZero(disparity) }
+        let whole = Float(Int32(disparity))
+        return whole + (disparity - whole >= 0.5 ? 1 : 0)
     }
+
+    /// The depth of `n > 0` steps, computed (for counts beyond the table).
+    func depth(ofSteps n: Float) -> Float { baselineFocal / (n * step) }
 }

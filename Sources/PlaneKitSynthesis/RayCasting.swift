@@ -207,12 +207,14 @@ struct RayCastBuffers {
     /// than `relativeJump` times this pixel's depth.
     @inline(__always)
     static func isEdge(_ depth: UnsafeBufferPointer<Float>, u: Int, v: Int, width: Int, height: Int, relativeJump: Float) -> Bool {
-        let i = v * width + u
-        let limit = relativeJump * depth[i]
-        if u > 0, !(abs(depth[i - 1] - depth[i]) <= limit) { return true }
-        if u + 1 < width, !(abs(depth[i + 1] - depth[i]) <= limit) { return true }
-        if v > 0, !(abs(depth[i - width] - depth[i]) <= limit) { return true }
-        if v + 1 < height, !(abs(depth[i + width] - depth[i]) <= limit) { return true }
+        // Wrapping arithmetic: the indices are in bounds by the checks, and the overflow traps
+        // cost more than the comparisons in the sensor loop.
+        let i = v &* width &+ u
+        let z = depth[i], limit = relativeJump * z
+        if u > 0, !(abs(depth[i &- 1] - z) <= limit) { return true }
+        if u &+ 1 < width, !(abs(depth[i &+ 1] - z) <= limit) { return true }
+        if v > 0, !(abs(depth[i &- width] - z) <= limit) { return true }
+        if v &+ 1 < height, !(abs(depth[i &+ width] - z) <= limit) { return true }
         return false
     }
 }

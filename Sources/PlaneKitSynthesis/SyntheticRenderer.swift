@@ -101,10 +101,16 @@ public struct SyntheticRenderer: Sendable, Hashable {
         let rectangleCount = rectangles.count
 
         let incidence = IncidenceTest(cosMaximum: cosMaximum)
+        let tableSize = Float(DisparityQuantiser.tableSize)
+        sink.prepare(depthOfSteps: quantiser?.depths ?? [])
+        let edgeDraw = UnitThreshold(edgeDrop), dropoutDraw = UnitThreshold(dropout)
         // Per row: first the sensor's deterministic verdict on each pixel (0 no reading, 1 a
-        // reading, 2 a reading at a depth discontinuity), then the random part in pixel order.
-        // Two short loops keep their values in registers where one long one spilled them.
+        // reading, 2 a reading at a depth discontinuity), then the random part in pixel order,
+        // then quantisation and output. Short loops keep their values in registers where one
+        // long one spilled them, and keep the serial random-number chain apart from the
+        // divisions, which then overlap from pixel to pixel.
         var verdicts = ContiguousArray<UInt8>(repeating: 0, count: width)
+        var measuredRow = ContiguousArray<Float>(repeating: .nan, count: width)
 
         hits.depth.withUnsafeBufferPointer { depth in
         hits.surface.withUnsafeBufferPointer { surface in
@@ -113,7 +119,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
         normals.withUnsafeBufferPointer { normals in
         ids.withUnsafeBufferPointer { ids in
         verdicts.withUnsafeMutableBufferPointer { verdicts in
-        (quantiser?.depths ?? []).withUnsafeBufferPointer { depthOfSteps in
+        measuredRow.withUnsafeMutableBufferPointer { measuredRow in
             for v in 0..<height {
                 let y = ys[v], rowStart = v &* width
                 for u in 0..<width {
@@ -137,19 +143,36 @@ public struct SyntheticRenderer: Sendable, Hashable {
                     }
                     verdicts[u] = verdict
                 }
+                // The random draws, in pixel order: the noisy depth, NaN for a hole.
                 for u in 0..<width {
                     let i = rowStart &+ u
                     let verdict = verdicts[u]
-                    if verdict == 0 { sink.hole(i); continue }
-                    if verdict == 2 && random.nextUnit() < edgeDrop { sink.hole(i); continue }
-                    if dropout > 0 && random.nextUnit() < dropout { sink.hole(i); continue }
-                    let z = depth[i]
-                    var measured = z
-                    if noisy { measured += sensor.depthSigma(atDepth: z) * Float(random.zigguratGaussian(ziggurat)) }
-                    if let quantiser { measured = quantiser.quantise(measured, table: depthOfSteps) }
-                    guard measured > 0, measured.isFinite else { sink.hole(i); continue }
+                    var measured = Float.nan
+                    if verdict != 0 && !(verdict == 2 && edgeDraw.isBelow(random.next()))
+                        && !(dropout > 0 && dropoutDraw.isBelow(random.next())) {
+                        let z = depth[i]
+                        measured = z
+                        if noisy { measured += sensor.depthSigma(atDepth: z) * Float(random.zigguratGaussian(ziggurat)) }
+                    }
+                    measuredRow[u] = measured
+                }
+                // Quantisation and output: no random numbers, so the pixels overlap in the CPU.
+                for u in 0..<width {
+                    let i = rowStart &+ u
+                    var measured = measuredRow[u]
                     let k = Int(surface[i])
-                    sink.reading(i, depth: measured, ray: SIMD3(xs[u], y, 1), label: k < ids.count ? ids[k] : 0)
+                    let label = k >= 0 && k < ids.count ? ids[k] : 0
+                    if let quantiser {
+                        let steps = quantiser.steps(measured)
+                        guard steps > 0 else { sink.hole(i); continue }
+                        if steps < tableSize {
+                            sink.reading(i, steps: Int(steps), ray: SIMD3(xs[u], y, 1), label: label)
+                            continue
+                        }
+                        measured = quantiser.depth(ofSteps: steps)
+                    }
+                    guard measured > 0, measured.isFinite else { sink.hole(i); continue }
+                    sink.reading(i, depth: measured, ray: SIMD3(xs[u], y, 1), label: label)
                 }
             }
         }}}}}}}}
