@@ -13,7 +13,9 @@ public enum PNGDecoder {
         }
         var position = 8
         var header: (width: Int, height: Int, bitDepth: Int)?
-        var compressed: [UInt8] = []
+        // Where the IDAT data lies in `bytes`: one chunk is inflated where it lies, several are
+        // joined first.
+        var idat: [Range<Int>] = []
         var sawEnd = false
         while !sawEnd {
             guard bytes.count - position >= 12 else { throw fail("truncated: file ends inside a chunk header (no IEND)") }
@@ -52,8 +54,7 @@ public enum PNGDecoder {
                 header = (width, height, bitDepth)
             case "IDAT":
                 guard header != nil else { throw fail("IDAT before IHDR") }
-                // Compressed data can't exceed the file, so this grows only with real bytes.
-                compressed.append(contentsOf: data)
+                idat.append(dataStart..<(dataStart + length))
             case "IEND":
                 sawEnd = true
             default:
@@ -64,20 +65,30 @@ public enum PNGDecoder {
             }
         }
         guard let header else { throw fail("no IHDR chunk") }
-        guard !compressed.isEmpty else { throw fail("no IDAT chunk") }
+        guard !idat.isEmpty, idat.contains(where: { !$0.isEmpty }) else { throw fail("no IDAT chunk") }
         let bytesPerPixel = header.bitDepth / 8
         let rowBytes = header.width * bytesPerPixel
-        let raw = try compressed.withUnsafeBufferPointer { (input) throws(InputError) in
-            try Zlib.inflate(UnsafeRawBufferPointer(input), expectedSize: header.height * (rowBytes + 1), source: source)
+        let expectedSize = header.height * (rowBytes + 1)
+        var raw: [UInt8]
+        if idat.count == 1 {
+            raw = try bytes.withUnsafeBufferPointer { (file) throws(InputError) in
+                try Zlib.inflate(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: file[idat[0]])), expectedSize: expectedSize, source: source)
+            }
+        } else {
+            // Compressed data can't exceed the file, so this grows only with real bytes.
+            var compressed: [UInt8] = []
+            for range in idat { compressed.append(contentsOf: bytes[range]) }
+            raw = try compressed.withUnsafeBufferPointer { (input) throws(InputError) in
+                try Zlib.inflate(UnsafeRawBufferPointer(input), expectedSize: expectedSize, source: source)
+            }
         }
         let count = header.width * header.height
         var failure: InputError?
-        let samples = ContiguousArray<UInt16>(unsafeUninitializedCapacity: count) { out, initialized in
-            out.initialize(repeating: 0)
-            initialized = count
-            var previous = [UInt8](repeating: 0, count: rowBytes)
-            var current = [UInt8](repeating: 0, count: rowBytes)
-            raw.withUnsafeBufferPointer { raw in
+        // Rows are unfiltered in place (each filter reads the row above, already restored, and
+        // bytes to its left, already restored), then turned into samples in one pass.
+        raw.withUnsafeMutableBufferPointer { raw in
+            let zeros = [UInt8](repeating: 0, count: rowBytes)
+            zeros.withUnsafeBufferPointer { zeros in
                 for v in 0..<header.height {
                     let start = v * (rowBytes + 1)
                     let filter = raw[start]
@@ -85,23 +96,27 @@ public enum PNGDecoder {
                         failure = fail("row \(v) has unknown filter type \(filter)")
                         return
                     }
-                    current.withUnsafeMutableBufferPointer { cur in
-                        previous.withUnsafeBufferPointer { prev in
-                            PNGFilter.unfilter(type: filter, row: UnsafeBufferPointer(rebasing: raw[(start + 1)..<(start + 1 + rowBytes)]),
-                                               previous: prev, into: cur, bytesPerPixel: bytesPerPixel)
-                        }
-                        let base = v * header.width
-                        if bytesPerPixel == 2 {
-                            for u in 0..<header.width { out[base + u] = UInt16(cur[2 * u]) << 8 | UInt16(cur[2 * u + 1]) }
-                        } else {
-                            for u in 0..<header.width { out[base + u] = UInt16(cur[u]) }
-                        }
-                    }
-                    swap(&previous, &current)
+                    let row = UnsafeMutableBufferPointer(rebasing: raw[(start + 1)..<(start + 1 + rowBytes)])
+                    let previous = v == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[(start - rowBytes)..<start])
+                    PNGFilter.unfilter(type: filter, row: UnsafeBufferPointer(row), previous: previous, into: row, bytesPerPixel: bytesPerPixel)
                 }
             }
         }
         if let failure { throw failure }
+        let samples = ContiguousArray<UInt16>(unsafeUninitializedCapacity: count) { out, initialized in
+            raw.withUnsafeBufferPointer { raw in
+                for v in 0..<header.height {
+                    let row = raw.baseAddress! + v * (rowBytes + 1) + 1
+                    let base = out.baseAddress! + v * header.width
+                    if bytesPerPixel == 2 {
+                        for u in 0..<header.width { base[u] = UInt16(row[2 &* u]) << 8 | UInt16(row[2 &* u &+ 1]) }
+                    } else {
+                        for u in 0..<header.width { base[u] = UInt16(row[u]) }
+                    }
+                }
+            }
+            initialized = count
+        }
         return GrayImage(checkedWidth: header.width, height: header.height, bitDepth: header.bitDepth, samples: samples)
     }
 }
@@ -127,6 +142,7 @@ public enum PNGFilter: UInt8, Sendable, CaseIterable {
     }
 
     /// Reconstructs a row: `into[i] = row[i] + predictor(into[i - bpp], previous[i], previous[i - bpp])`.
+    /// `row` and `into` may be the same memory (each byte is read before it is written).
     static func unfilter(type: UInt8, row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
                          into out: UnsafeMutableBufferPointer<UInt8>, bytesPerPixel bpp: Int) {
         let n = row.count

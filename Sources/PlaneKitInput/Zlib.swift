@@ -28,9 +28,13 @@ enum Zlib {
         var failure: InputError?
         var scratch = [UInt8](repeating: 0, count: 1)
         let output = [UInt8](unsafeUninitializedCapacity: expectedSize) { out, initialized in
-            if expectedSize > 0 { out.initialize(repeating: 0) }
             initialized = expectedSize
             var produced = 0
+            // zlib fills the buffer from the front; whatever it does not reach (an error, a short
+            // stream) is zeroed on the way out, so no byte is left uninitialized.
+            defer {
+                if produced < expectedSize { (out.baseAddress! + produced).initialize(repeating: 0, count: expectedSize - produced) }
+            }
             var consumed = 0
             var finished = false
             // zlib counts in 32-bit uInt: feed and drain in pieces of at most 1 GiB.

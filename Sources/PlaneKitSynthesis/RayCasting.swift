@@ -68,6 +68,11 @@ struct RayCastBuffers {
     let xs: ContiguousArray<Float>
     let ys: ContiguousArray<Float>
 
+    /// Whether rectangles are tested only in their analytic row spans (``RectangleRowSpans``)
+    /// rather than across their whole bounding box; the frames are the same either way, and
+    /// tests turn it off to check exactly that.
+    var cullsRows = true
+
     /// Distance of the near clipping plane used only to bound projected rectangles.
     static let near: Float = 1e-3
 
@@ -79,6 +84,12 @@ struct RayCastBuffers {
         surface = ContiguousArray(repeating: -1, count: width * height)
         xs = ContiguousArray((0..<intrinsics.width).map { (Float($0) - intrinsics.cx) / intrinsics.fx })
         ys = ContiguousArray((0..<intrinsics.height).map { (Float($0) - intrinsics.cy) / intrinsics.fy })
+    }
+
+    /// Clears the buffers for the next frame (nothing hit anywhere), keeping their storage.
+    mutating func reset() {
+        depth.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
+        surface.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
     }
 
     /// The pixel rectangle `(u0, u1, v0, v1)` (inclusive) that can see the convex hull of
@@ -115,16 +126,23 @@ struct RayCastBuffers {
         let n = r.normal, nc = r.normalDotCenter
         let a = r.axisU, ac = r.uCenter, ha = r.halfU
         let b = r.axisV, bc = r.vCenter, hb = r.halfV
+        let spans = RectangleRowSpans(r), culling = cullsRows
+        let fx = intrinsics.fx, cx = intrinsics.cx
         xs.withUnsafeBufferPointer { xs in
         ys.withUnsafeBufferPointer { ys in
         depth.withUnsafeMutableBufferPointer { depth in
         surface.withUnsafeMutableBufferPointer { surface in
             for v in v0...v1 {
                 let y = ys[v]
+                var first = u0, last = u1
+                if culling {
+                    guard let (lo, hi) = spans.columns(y: y, u0: u0, u1: u1, xs: xs, fx: fx, cx: cx) else { continue }
+                    (first, last) = (lo, hi)
+                }
                 // Terms constant along the row.
                 let nRow = n.y * y + n.z, aRow = a.y * y + a.z, bRow = b.y * y + b.z
                 let row = v * width
-                for u in u0...u1 {
+                for u in first...last {
                     let x = xs[u]
                     let t = nc / (n.x * x + nRow)
                     guard t > 0, t < depth[row + u] else { continue }
@@ -189,12 +207,14 @@ struct RayCastBuffers {
     /// than `relativeJump` times this pixel's depth.
     @inline(__always)
     static func isEdge(_ depth: UnsafeBufferPointer<Float>, u: Int, v: Int, width: Int, height: Int, relativeJump: Float) -> Bool {
-        let i = v * width + u
-        let limit = relativeJump * depth[i]
-        if u > 0, !(abs(depth[i - 1] - depth[i]) <= limit) { return true }
-        if u + 1 < width, !(abs(depth[i + 1] - depth[i]) <= limit) { return true }
-        if v > 0, !(abs(depth[i - width] - depth[i]) <= limit) { return true }
-        if v + 1 < height, !(abs(depth[i + width] - depth[i]) <= limit) { return true }
+        // Wrapping arithmetic: the indices are in bounds by the checks, and the overflow traps
+        // cost more than the comparisons in the sensor loop.
+        let i = v &* width &+ u
+        let z = depth[i], limit = relativeJump * z
+        if u > 0, !(abs(depth[i &- 1] - z) <= limit) { return true }
+        if u &+ 1 < width, !(abs(depth[i &+ 1] - z) <= limit) { return true }
+        if v > 0, !(abs(depth[i &- width] - z) <= limit) { return true }
+        if v &+ 1 < height, !(abs(depth[i &+ width] - z) <= limit) { return true }
         return false
     }
 }

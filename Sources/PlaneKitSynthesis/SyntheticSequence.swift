@@ -40,11 +40,31 @@ public struct SyntheticSequence: Sequence, Sendable {
     /// The camera pose of frame `index` (world-from-camera).
     public func pose(ofFrame index: Int) -> Transform { path.pose(atTime: timestamp(ofFrame: index)) }
 
+    /// The seed of frame `index`'s sensor noise.
+    func noiseSeed(ofFrame index: Int) -> UInt64 {
+        SeededRandom.derivedSeed(seed, stream: 1000 &+ UInt64(truncatingIfNeeded: index))
+    }
+
     /// Renders frame `index` (any index; the sequence's noise for it is fixed by the seed).
     public func frame(at index: Int) -> SyntheticFrame {
-        renderer.render(room.scene, pose: pose(ofFrame: index),
-                        noiseSeed: SeededRandom.derivedSeed(seed, stream: 1000 &+ UInt64(truncatingIfNeeded: index)),
-                        timestamp: timestamp(ofFrame: index))
+        var workspace = RenderWorkspace()
+        return frame(at: index, workspace: &workspace)
+    }
+
+    /// ``frame(at:)`` reusing `workspace`'s storage.
+    public func frame(at index: Int, workspace: inout RenderWorkspace) -> SyntheticFrame {
+        renderer.render(room.scene, pose: pose(ofFrame: index), noiseSeed: noiseSeed(ofFrame: index),
+                        timestamp: timestamp(ofFrame: index), workspace: &workspace)
+    }
+
+    /// Renders frame `index` straight to 16-bit depth samples, little-endian, into `bytes`
+    /// (`2 × width × height` bytes) and its label image into `labels` when given: the depths of
+    /// ``frame(at:)`` encoded with `encoding`, without building the cloud
+    /// (see ``SyntheticRenderer/renderDepth16(_:pose:noiseSeed:encoding:into:labels:workspace:)``).
+    public func renderDepth16(frameAt index: Int, encoding: Depth16Encoding, into bytes: UnsafeMutableRawBufferPointer,
+                              labels: UnsafeMutableBufferPointer<UInt16>? = nil, workspace: inout RenderWorkspace) {
+        renderer.renderDepth16(room.scene, pose: pose(ofFrame: index), noiseSeed: noiseSeed(ofFrame: index), encoding: encoding,
+                               into: bytes, labels: labels, workspace: &workspace)
     }
 
     /// Iterates the frames in order, rendering each when asked for.
@@ -57,12 +77,13 @@ public struct SyntheticSequence: Sequence, Sendable {
     public struct Iterator: IteratorProtocol, Sendable {
         let sequence: SyntheticSequence
         var index = 0
+        var workspace = RenderWorkspace()
 
         /// The next frame, or `nil` after the last.
         public mutating func next() -> SyntheticFrame? {
             guard index < sequence.frameCount else { return nil }
             defer { index += 1 }
-            return sequence.frame(at: index)
+            return sequence.frame(at: index, workspace: &workspace)
         }
     }
 

@@ -51,6 +51,7 @@ struct Encode: ParsableCommand {
     }
 
     mutating func run() throws {
+        Encode.keepFreedBuffers()
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
         let paths = files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" }
@@ -75,6 +76,24 @@ struct Encode: ParsableCommand {
         try writer.flush()
         // Every readable file was written; the exit status still says that some were not.
         if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Asks glibc to keep freed blocks for reuse. Every file needs a few buffers of half a
+    /// megabyte or more (file bytes, inflated rows, samples, payload); by default glibc maps each
+    /// afresh and unmaps it when freed, so the next file page-faults all of them in again — a
+    /// quarter of encode's time on VGA PNGs. Kept, they are reused from file to file, and memory
+    /// stays at one file's worth.
+    static func keepFreedBuffers() {
+        #if canImport(Glibc)
+        // mallopt is declared in <malloc.h>, which the Glibc module does not include, so it is
+        // looked up by name; without it (another C library) nothing changes but speed.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
+        _ = mallopt(mmapThreshold, 32 << 20)
+        _ = mallopt(trimThreshold, 128 << 20)
+        #endif
     }
 
     /// Non-empty lines of stdin, trimmed.

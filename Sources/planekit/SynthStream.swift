@@ -24,27 +24,42 @@ struct SynthStream {
         min(frameCount - 1, (2 * j + 1) * frameCount / (2 * tapCount))
     }
 
-    /// Writes the stream to `sink`.
+    /// Writes the stream to `sink`: each frame is rendered straight into the payload bytes of
+    /// its record (no cloud), and the payload and label storage is reused from frame to frame.
     func write(to sink: FileDescriptorSink) throws {
         let sequence = SyntheticSequence(seed: seed, frameCount: frameCount, frameRate: fps, sensor: sensor)
+        let intrinsics = sequence.renderer.intrinsics
+        let pixels = intrinsics.width * intrinsics.height
         var writer = StreamRecordWriter(sink: sink)
         var taps = (0..<tapCount).map { SynthStream.tapFrame($0, tapCount: tapCount, frameCount: frameCount) }[...]
-        var samples = ContiguousArray<UInt16>()
+        var workspace = RenderWorkspace()
+        var payload = [UInt8](repeating: 0, count: 2 * pixels)
+        var labels = ContiguousArray<UInt16>(repeating: 0, count: pixels)
         var progress = ProgressBar(total: frameCount, label: "synth")
         var tapIndex = 0
         for index in 0..<frameCount {
             progress.update(index)
-            let frame = sequence.frame(at: index)
-            SynthStream.millimetres(frame.cloud, into: &samples)
-            let record = samples.withUnsafeBufferPointer {
-                StreamFrame.depth16(samples: $0, intrinsics: frame.intrinsics, depthScale: SynthStream.depthScale,
-                                    timestamp: frame.timestamp, pose: frame.pose)
+            // Labels are only needed to aim this frame's taps.
+            let tapped = taps.first == index
+            payload.withUnsafeMutableBytes { bytes in
+                if tapped {
+                    labels.withUnsafeMutableBufferPointer { labels in
+                        sequence.renderDepth16(frameAt: index, encoding: .millimetres, into: bytes, labels: labels, workspace: &workspace)
+                    }
+                } else {
+                    sequence.renderDepth16(frameAt: index, encoding: .millimetres, into: bytes, workspace: &workspace)
+                }
             }
-            try writer.write(.frame(record))
+            // The record shares the payload's storage; it is gone before the next frame writes
+            // into it, so the storage stays unique and is reused in place.
+            try writer.write(.frame(StreamFrame(timestamp: sequence.timestamp(ofFrame: index), width: intrinsics.width,
+                                                height: intrinsics.height, encoding: .depth16, depthScale: SynthStream.depthScale,
+                                                intrinsics: intrinsics, pose: sequence.pose(ofFrame: index), payload: payload)))
             while let next = taps.first, next == index {
                 taps.removeFirst()
                 let object = SynthStream.objects[tapIndex % SynthStream.objects.count]
-                try writer.write(.tap(TapRecord(pixel: SynthStream.tapPixel(frame), name: object.name, size: object.size)))
+                let pixel = SynthStream.tapPixel(labels: labels, width: intrinsics.width, height: intrinsics.height, room: sequence.room)
+                try writer.write(.tap(TapRecord(pixel: pixel, name: object.name, size: object.size)))
                 tapIndex += 1
             }
         }
@@ -53,34 +68,20 @@ struct SynthStream {
         try writer.flush()
     }
 
-    /// Depth in millimetres (0 = none), rounded to nearest, as `synth --depth` writes it.
-    static func millimetres(_ cloud: PointCloud, into samples: inout ContiguousArray<UInt16>) {
-        if samples.count != cloud.count { samples = ContiguousArray(repeating: 0, count: cloud.count) }
-        samples.withUnsafeMutableBufferPointer { out in
-            cloud.points.withUnsafeBufferPointer { points in
-                for i in points.indices {
-                    let z = points[i].z
-                    // NaN fails the comparison, so holes become 0. Adding 0.5 and truncating
-                    // rounds to the nearest millimetre without rounded()'s libm call (a value
-                    // within a float step below a tie may round up, which no one can see).
-                    out[i] = z > 0 ? UInt16(min(z, 65.535) * 1000 + 0.5) : 0
-                }
-            }
-        }
-    }
-
     /// A pixel where a tap is likely to land on a floor, table or box top: the measured pixel
     /// nearest the lower middle of the image whose true surface faces up; the lower middle
-    /// itself when there is none.
-    static func tapPixel(_ frame: SyntheticFrame) -> SIMD2<Float> {
-        let width = frame.width, height = frame.height
+    /// itself when there is none. `labels` is the frame's label image.
+    static func tapPixel(labels: ContiguousArray<UInt16>, width: Int, height: Int, room: SyntheticRoom) -> SIMD2<Float> {
         let target = SIMD2(width / 2, height * 2 / 3)
         var best: (distance: Int, pixel: SIMD2<Int>)?
+        let planes = room.planes
         // A coarse grid is plenty to find a good pixel, and keeps this cheap.
         for v in stride(from: 0, to: height, by: 8) {
             for u in stride(from: 0, to: width, by: 8) {
-                let label = frame.labels[v * width + u]
-                guard label > 0, let plane = frame.plane(id: label), plane.kind.isHorizontal, plane.kind != .ceiling else { continue }
+                let label = Int(labels[v * width + u])
+                guard label > 0, label <= planes.count else { continue }
+                let kind = planes[label - 1].kind
+                guard kind.isHorizontal, kind != .ceiling else { continue }
                 let d = (u - target.x) * (u - target.x) + (v - target.y) * (v - target.y)
                 if best == nil || d < best!.distance { best = (d, SIMD2(u, v)) }
             }

@@ -80,6 +80,25 @@ struct PNGTests {
         #expect(try PNGDecoder.decode(bytes, source: "t") == image)
     }
 
+    @Test func idatSplitOverSeveralChunksDecodesTheSame() throws {
+        // Decoding inflates a single IDAT where it lies in the file and joins several first:
+        // both give the image, whatever the split (including an empty chunk).
+        let image = try GrayImage(width: 41, height: 17, samples: testSamples(width: 41, height: 17))
+        for filter in PNGFilter.allCases {
+            let png = PNGWriter.encode(image, filter: filter)
+            // Signature, IHDR (8 + 13 + 4 bytes), then the one IDAT chunk.
+            var length = 0
+            for k in 0..<4 { length = length << 8 | Int(png[33 + k]) }
+            let data = Array(png[41..<(41 + length)])
+            let cuts = [0, 1, data.count / 3, data.count / 3, data.count - 2, data.count]
+            var split = Array(png[0..<33])
+            for (a, b) in zip(cuts, cuts.dropFirst()) { split += TestFiles.pngChunk("IDAT", Array(data[a..<b])) }
+            split += TestFiles.pngChunk("IEND", [])
+            #expect(try PNGDecoder.decode(split, source: "split") == image)
+            #expect(try PNGDecoder.decode(png, source: "one") == image)
+        }
+    }
+
     @Test func rgbWriterProducesValidChunks() throws {
         var pixels = ContiguousArray<SIMD3<UInt8>>()
         for i in 0..<20 { pixels.append(SIMD3<UInt8>(UInt8(i * 10), UInt8(255 - i), UInt8(i % 3))) }
