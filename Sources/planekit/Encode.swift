@@ -9,7 +9,8 @@ struct Encode: ParsableCommand {
         discussion: """
             Each file becomes one frame record of the stream format (docs/stream-format.md): \
             16-bit depth images (PGM, PNG, TIFF, with intrinsics from --intrinsics or a sidecar \
-            file) become depth16 frames with their raw samples and depth scale; organized clouds \
+            file) become depth16 frames with their raw samples, depth scale and the sidecar's pose \
+            when it has one; organized clouds \
             (PCD, PLY) become xyz32f frames, with the PCD's VIEWPOINT as the pose. Unorganized \
             clouds cannot be frames and are reported. A file that cannot be read gives one line \
             on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line.
@@ -127,7 +128,7 @@ struct Encode: ParsableCommand {
                 throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass --intrinsics fx,fy,cx,cy or put a sidecar (.xml or .json) beside it")
             }
             return raw.samples.withUnsafeBufferPointer {
-                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, timestamp: timestamp, pose: pose ?? .identity)
+                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, timestamp: timestamp, pose: pose ?? sidecar?.pose ?? .identity)
             }
         case .pcd, .ply, .xyz:
             let cloud = try PointCloudReader.read(path: path, options: options)
