@@ -21,6 +21,11 @@ public enum PlaneBounds: String, Sendable, Hashable, CaseIterable {
 /// plane as soon as no lane can still hit it. Only lanes inside a rectangle (and nearer than
 /// their best hit so far) run the polygon test. Nothing is allocated per ray.
 ///
+/// A run of at least ``minimumRun`` consecutive rays from one origin (a camera's pixels) goes
+/// another way (``OriginCast``): the origin's ``DirectionCells`` list, per direction cell, the
+/// planes a ray in it can reach, nearest first, and each ray tests only those. For
+/// `.geometry` and `.extent`, with at most 64 planes; the answers are the same.
+///
 /// The batch cast and ``crossings(of:alignment:)`` (behind ``HitTester``) evaluate the same
 /// expressions in the same order, so their distances, local coordinates and therefore their
 /// answers are identical.
