@@ -21,6 +21,11 @@ public enum PlaneBounds: String, Sendable, Hashable, CaseIterable {
 /// plane as soon as no lane can still hit it. Only lanes inside a rectangle (and nearer than
 /// their best hit so far) run the polygon test. Nothing is allocated per ray.
 ///
+/// A run of at least ``minimumRun`` consecutive rays from one origin (a camera's pixels) goes
+/// another way (``OriginCast``): the origin's ``DirectionCells`` list, per direction cell, the
+/// planes a ray in it can reach, nearest first, and each ray tests only those. For
+/// `.geometry` and `.extent`, with at most 64 planes; the answers are the same.
+///
 /// The batch cast and ``crossings(of:alignment:)`` (behind ``HitTester``) evaluate the same
 /// expressions in the same order, so their distances, local coordinates and therefore their
 /// answers are identical.
@@ -43,12 +48,24 @@ public struct PlaneRaycastKernel: Sendable {
         @usableFromInline var grid: PolygonGrid
         @usableFromInline var alignmentBit: Int32
 
+        /// `n·o + offset`: the origin's signed distance from the plane (for a unit normal).
+        @inline(__always) @usableFromInline
+        func signedDistance(_ o: SIMD3<Float>) -> Float {
+            normal.x * o.x + normal.y * o.y + normal.z * o.z + offset
+        }
+
+        /// `n·d` and the distance `−(n·o + offset) / (n·d)` to the plane along the ray, given
+        /// the origin's ``signedDistance(_:)``.
+        @inline(__always) @usableFromInline
+        func distance(signed: Float, _ d: SIMD3<Float>) -> (denominator: Float, t: Float) {
+            let denominator = normal.x * d.x + normal.y * d.y + normal.z * d.z
+            return (denominator, -signed / denominator)
+        }
+
         /// `n·d` and the distance `−(n·o + offset) / (n·d)` to the plane along the ray.
         @inline(__always) @usableFromInline
         func distance(_ o: SIMD3<Float>, _ d: SIMD3<Float>) -> (denominator: Float, t: Float) {
-            let denominator = normal.x * d.x + normal.y * d.y + normal.z * d.z
-            let signed = normal.x * o.x + normal.y * o.y + normal.z * o.z + offset
-            return (denominator, -signed / denominator)
+            distance(signed: signedDistance(o), d)
         }
 
         /// Local `(x, z)` of the point at distance `t` along the ray.
@@ -76,6 +93,10 @@ public struct PlaneRaycastKernel: Sendable {
     @usableFromInline let planes: ContiguousArray<PreparedPlane>
     @usableFromInline let lanes: ContiguousArray<PlaneLanes>
     @usableFromInline let storage: PolygonGridStorage
+    /// Each plane's polygon rectangle (widened as in ``PlaneLanes``) and extent in the world, for
+    /// the direction cells of runs of rays from one origin.
+    let geometryRectangles: ContiguousArray<PlaneRectangle>
+    let extentRectangles: ContiguousArray<PlaneRectangle>
 
     /// How many planes the kernel holds.
     public var count: Int { planes.count }
@@ -110,7 +131,21 @@ public struct PlaneRaycastKernel: Sendable {
         })
         self.planes = prepared
         self.storage = storage
+        func rectangle(_ p: PreparedPlane, _ minimum: SIMD2<Float>, _ maximum: SIMD2<Float>) -> PlaneRectangle {
+            PlaneRectangle(normal: p.normal, offset: p.offset, xRow: p.xRow, xConstant: p.xConstant, zRow: p.zRow,
+                           zConstant: p.zConstant, minimum: minimum, maximum: maximum)
+        }
+        geometryRectangles = ContiguousArray(prepared.map { p in
+            // The same widened rectangle as PlaneLanes and PolygonGrid.contains; none without a grid.
+            p.grid.columns > 0 ? rectangle(p, p.grid.minimum - tolerance, p.grid.maximum + tolerance)
+                : rectangle(p, SIMD2(repeating: 1), SIMD2(repeating: -1))
+        })
+        extentRectangles = ContiguousArray(prepared.map { rectangle($0, $0.extentMinimum, $0.extentMaximum) })
     }
+
+    /// The fewest consecutive rays from one origin for which the batch cast builds that origin's
+    /// ``DirectionCells`` (its cost is that of a few hundred rays tested against every plane).
+    static let minimumRun = 256
 
     @usableFromInline static func bit(_ alignment: PlaneAlignment) -> Int32 {
         switch alignment {
@@ -142,16 +177,43 @@ public struct PlaneRaycastKernel: Sendable {
                     storage.slabs.withUnsafeBufferPointer { slabs in
                         storage.edges.withUnsafeBufferPointer { edges in
                             let view = KernelView(lanes: lanes, planes: planes, cells: cells, slabs: slabs, edges: edges)
-                            var i = 0
-                            // One loop per bounds kind, so that the kind is a constant inside each loop.
-                            switch bounds {
-                            case .geometry:
-                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .geometry, allowed: allowed, into: hits); i &+= 4 }
-                            case .extent:
-                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .extent, allowed: allowed, into: hits); i &+= 4 }
-                            case .infinite:
-                                while i < n { view.cast(origins, directions, from: i, count: n, bounds: .infinite, allowed: allowed, into: hits); i &+= 4 }
+                            // Every plane for each group of four rays, over start ..< end.
+                            func castAll(_ start: Int, _ end: Int) {
+                                var i = start
+                                // One loop per bounds kind, so that the kind is a constant inside each loop.
+                                switch bounds {
+                                case .geometry:
+                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .geometry, allowed: allowed, into: hits); i &+= 4 }
+                                case .extent:
+                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .extent, allowed: allowed, into: hits); i &+= 4 }
+                                case .infinite:
+                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .infinite, allowed: allowed, into: hits); i &+= 4 }
+                                }
                             }
+                            // Direction cells cull nothing for unbounded planes and hold at most 64.
+                            guard bounds != .infinite, planes.count <= DirectionCells.maximumPlanes,
+                                  n >= PlaneRaycastKernel.minimumRun else {
+                                castAll(0, n)
+                                return
+                            }
+                            var table: OriginCast?
+                            var pending = 0, i = 0
+                            while i < n {
+                                let o = origins[i]
+                                var end = i &+ 1
+                                while end < n && PlaneRaycastKernel.same(origins[end], o) { end &+= 1 }
+                                if end &- i >= PlaneRaycastKernel.minimumRun && o.isFinite {
+                                    castAll(pending, i)
+                                    if table == nil {
+                                        table = OriginCast(rectangles: bounds == .geometry ? geometryRectangles : extentRectangles)
+                                    }
+                                    table!.build(origin: o, planes: planes, allowed: allowed)
+                                    table!.cast(o, directions, from: i, to: end, geometry: bounds == .geometry, view: view, into: hits)
+                                    pending = end
+                                }
+                                i = end
+                            }
+                            castAll(pending, n)
                         }
                     }
                 }
@@ -159,10 +221,16 @@ public struct PlaneRaycastKernel: Sendable {
         }
     }
 
+    /// `true` when `a` and `b` are the same bits (so that every number computed from them is).
+    @inline(__always) static func same(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Bool {
+        a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern && a.z.bitPattern == b.z.bitPattern
+    }
+
     /// The kernel's arrays as raw buffers, taken once per batch.
     @usableFromInline struct KernelView {
         let lanes: UnsafeBufferPointer<PlaneLanes>
         let planes: UnsafeBufferPointer<PreparedPlane>
+        /// The polygon grids' arrays.
         let cells: UnsafeBufferPointer<UInt8>
         let slabs: UnsafeBufferPointer<SIMD2<Int32>>
         let edges: UnsafeBufferPointer<SIMD4<Float>>

@@ -39,7 +39,7 @@ import PlaneKitGeometry
                                    inverseCell: 0, columns: 0, rows: 0, cellOffset: 0, slabOffset: 0)
 
     /// `true` when `p` is inside the polygon or within ``edgeTolerance`` of its outline.
-    @inlinable func contains(_ p: SIMD2<Float>, cells: UnsafeBufferPointer<UInt8>,
+    @inlinable @inline(__always) func contains(_ p: SIMD2<Float>, cells: UnsafeBufferPointer<UInt8>,
                              slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>) -> Bool {
         let t = PolygonGrid.edgeTolerance
         // Written so that NaN fails: every comparison with NaN is false.

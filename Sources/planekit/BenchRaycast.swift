@@ -45,6 +45,14 @@ struct BenchRaycast: ParsableCommand {
     @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
     var script = "scripts/bench_open3d_raycast.py"
 
+    @Option(help: ArgumentHelp("Write the scene (planes and cameras, as JSON) here, to time it again later with --scene.",
+                               valueName: "PATH"))
+    var saveScene: String?
+
+    @Option(help: ArgumentHelp("Read the scene from this file (written by --save-scene) instead of detecting it: for quick "
+                               + "repeated measurements, e.g. instruction counts under callgrind.", valueName: "PATH"))
+    var scene: String?
+
     @Flag(help: "Time PlaneKit alone.")
     var noOpen3d = false
 
@@ -56,7 +64,15 @@ struct BenchRaycast: ParsableCommand {
         if BuildConfiguration.isDebug {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
-        let scene = try BenchRaycast.detectedPlanes(count: planes)
+        let scene: Scene
+        if let path = self.scene {
+            scene = try JSONDecoder().decode(Scene.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } else {
+            scene = try BenchRaycast.detectedPlanes(count: planes)
+        }
+        if let path = saveScene {
+            try JSONEncoder().encode(scene).write(to: URL(fileURLWithPath: path))
+        }
         let detected = scene.planes
         let kernel = PlaneRaycastKernel(planes: detected)
         var rng = SeededRandom(seed: seed)
@@ -100,7 +116,7 @@ struct BenchRaycast: ParsableCommand {
 
     /// The benchmark's scene: planes detected in ONE generated room, in world coordinates, and
     /// the cameras that saw them.
-    struct Scene {
+    struct Scene: Codable {
         /// The room's seed.
         var seed: UInt64
         /// The planes, largest first: one per real surface of the room.

@@ -39,9 +39,8 @@ struct KernelTests {
         }
     }
 
-    @Test func batchCastAgreesWithTheScalarHitTest() throws {
-        // Twenty planes: the room's three and seventeen stars at random poses.
-        var rng = SeededRandom(seed: 5)
+    /// Twenty planes: the room's three and seventeen stars at random poses.
+    static func twentyPlanes(_ rng: inout SeededRandom) -> HitTester {
         var planes = [Fixtures.floor, Fixtures.table, Fixtures.wall]
         for k in 0..<17 {
             let normal = SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)).normalized ?? SIMD3(0, 1, 0)
@@ -50,14 +49,14 @@ struct KernelTests {
                                          normal: normal, xAxis: SIMD3(1, 0, 0), polygon: KernelTests.star(5 + k, scale: 0.8).vertices,
                                          alignment: alignment))
         }
-        let tester = HitTester(planes: HitTestPlane.from(planes))
-        let n = 4000
-        var origins: [SIMD3<Float>] = [], directions: [SIMD3<Float>] = []
-        for _ in 0..<n {
-            origins.append(SIMD3(rng.uniform(-1...1), rng.uniform(0.5...1.5), rng.uniform(-1...1)))
-            directions.append(SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)).normalized ?? SIMD3(0, 0, 1))
-        }
-        origins.append(SIMD3(.nan, 0, 0)); directions.append(SIMD3(0, -1, 0))
+        return HitTester(planes: HitTestPlane.from(planes))
+    }
+
+    /// Casts the batch with every bounds kind and alignment and expects each ray's hit to be the
+    /// scalar hit test's nearest (same plane, same distance), and misses for rays without a
+    /// usable origin or direction. Returns the fewest hits of one bounds kind and alignment.
+    static func expectBatchAgrees(_ tester: HitTester, origins: [SIMD3<Float>], directions: [SIMD3<Float>]) -> [PlaneBounds: Int] {
+        var fewest: [PlaneBounds: Int] = [:]
         for (bounds, target) in [(PlaneBounds.geometry, HitTestTarget.existingPlaneGeometry), (.extent, .existingPlaneUsingExtent),
                                  (.infinite, .existingPlaneInfinite)] {
             for alignment in PlaneAlignment.allCases {
@@ -67,21 +66,87 @@ struct KernelTests {
                         hits.withUnsafeMutableBufferPointer { tester.kernel.castRays(origins: o, directions: d, bounds: bounds, alignment: alignment, into: $0) }
                     }
                 }
-                var hitCount = 0
-                for i in 0..<n {
-                    let expected = tester.hitTest(Ray(origin: origins[i], unitDirection: directions[i]), targets: HitTestTargets(target), alignment: alignment).first
-                    #expect(hits[i].isHit == (expected != nil))
+                var hitCount = 0, disagreements = 0
+                for i in origins.indices {
+                    let usable = origins[i].isFinite && directions[i].isFinite && directions[i] != .zero
+                    guard usable else {
+                        #expect(hits[i] == .miss, "ray \(i) has no usable numbers")
+                        continue
+                    }
+                    let expected = tester.hitTest(Ray(origin: origins[i], unitDirection: directions[i]), targets: HitTestTargets(target),
+                                                  alignment: alignment).first
+                    var agrees = hits[i].isHit == (expected != nil)
                     if let expected, hits[i].isHit {
                         hitCount += 1
-                        #expect(close(hits[i].distance, expected.distance, 1e-6 * max(1, expected.distance)))
                         // Same distance, same plane (two planes at exactly the same distance do not happen here).
-                        #expect(tester.planes[Int(hits[i].planeIndex)].identifier == expected.planeIdentifier)
+                        agrees = agrees && close(hits[i].distance, expected.distance, 1e-6 * max(1, expected.distance))
+                            && tester.planes[Int(hits[i].planeIndex)].identifier == expected.planeIdentifier
                     }
+                    if !agrees { disagreements += 1 }
                 }
-                #expect(hits[n] == .miss)
-                #expect(hitCount > (bounds == .infinite ? n / 2 : 50), "\(bounds) \(alignment): \(hitCount) hits")
+                #expect(disagreements == 0, "\(bounds) \(alignment): \(disagreements) of \(origins.count) rays disagree")
+                fewest[bounds] = min(fewest[bounds] ?? .max, hitCount)
             }
         }
+        return fewest
+    }
+
+    @Test func batchCastAgreesWithTheScalarHitTest() throws {
+        var rng = SeededRandom(seed: 5)
+        let tester = KernelTests.twentyPlanes(&rng)
+        let n = 4000
+        var origins: [SIMD3<Float>] = [], directions: [SIMD3<Float>] = []
+        for _ in 0..<n {
+            origins.append(SIMD3(rng.uniform(-1...1), rng.uniform(0.5...1.5), rng.uniform(-1...1)))
+            directions.append(SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)).normalized ?? SIMD3(0, 0, 1))
+        }
+        origins.append(SIMD3(.nan, 0, 0)); directions.append(SIMD3(0, -1, 0))
+        let fewest = KernelTests.expectBatchAgrees(tester, origins: origins, directions: directions)
+        #expect(fewest[.infinite]! > n / 2)
+        #expect(fewest[.geometry]! > 50)
+        #expect(fewest[.extent]! > 50)
+    }
+
+    /// Runs of rays from one origin (a camera's pixels) take the direction-cell path: the same
+    /// answers, including for origins on or just off a plane, grazing rays, directions on the
+    /// borders between cube faces, and zero or NaN directions inside a run.
+    @Test func batchCastFromSharedOriginsAgreesWithTheScalarHitTest() throws {
+        var rng = SeededRandom(seed: 9)
+        let tester = KernelTests.twentyPlanes(&rng)
+        let cameras: [SIMD3<Float>] = [
+            SIMD3(0.3, 1.2, 0.4),        // inside the room
+            SIMD3(0.5, 0, 0.5),          // on the floor
+            SIMD3(1.2, 0.75 + 1e-4, 0.2), // 0.1 mm above the table top
+            SIMD3(3, 1, -2),             // on the wall's plane, beside its polygon
+            SIMD3(5, 3, 5),              // outside everything
+        ]
+        let run = PlaneRaycastKernel.minimumRun + 300
+        var origins: [SIMD3<Float>] = [], directions: [SIMD3<Float>] = []
+        for camera in cameras {
+            for k in 0..<run {
+                var d: SIMD3<Float>
+                switch k % 8 {
+                case 0:  // grazing the horizontal planes
+                    let angle = rng.uniform(0...(2 * Float.pi))
+                    d = SIMD3(cos(angle), rng.uniform(-1e-3...1e-3), sin(angle))
+                case 1:  // along a face border (two equal largest coordinates) or an axis
+                    let s: Float = rng.uniform(0...1) < 0.5 ? -1 : 1
+                    d = [SIMD3(1, s, rng.uniform(-1...1)), SIMD3(s, 0.3, -1), SIMD3(0, s, 0), SIMD3(-1, 1, 1)][k / 8 % 4]
+                default:
+                    d = SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1))
+                }
+                origins.append(camera)
+                directions.append(d.normalized ?? SIMD3(0, 0, 1))
+            }
+            // Unusable directions inside the run.
+            directions[origins.count - 3] = .zero
+            directions[origins.count - 2] = SIMD3(.nan, 1, 0)
+            directions[origins.count - 1] = SIMD3(0, .infinity, 0)
+        }
+        let fewest = KernelTests.expectBatchAgrees(tester, origins: origins, directions: directions)
+        #expect(fewest[.infinite]! > origins.count / 2)
+        #expect(fewest[.geometry]! > 150)
+        #expect(fewest[.extent]! > 150)
     }
 
     @Test func triangulationCoversThePolygon() {
