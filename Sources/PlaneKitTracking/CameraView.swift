@@ -21,14 +21,45 @@ public struct CameraView: Sendable {
     /// `noise` (so `p` is not hidden behind something). A hole at that pixel is no evidence
     /// either way: `false`.
     public func sees(_ p: SIMD3<Float>, depths: ClosedRange<Float>, noise: DepthNoiseModel) -> Bool {
+        guard let (depth, measured) = look(at: p, depths: depths) else { return false }
+        guard let measured else { return frame == nil }
+        return measured >= depth - (0.05 + 3 * noise.sigma(atDepth: depth))
+    }
+
+    /// `p`'s depth and the depth measured at its pixel, or `nil` when `p` is outside the image
+    /// or `depths`; the measurement is `nil` without a frame or at a hole.
+    private func look(at p: SIMD3<Float>, depths: ClosedRange<Float>) -> (depth: Float, measured: Float?)? {
         let local = camera.pose.inverse.apply(toPoint: p)
         guard depths.contains(local.z), let pixel = camera.intrinsics.project(local),
-              camera.intrinsics.contains(pixel) else { return false }
-        guard let frame else { return true }
+              camera.intrinsics.contains(pixel) else { return nil }
+        guard let frame else { return (local.z, nil) }
         let u = Int(pixel.x.rounded()), v = Int(pixel.y.rounded())
-        guard u >= 0, v >= 0, u < frame.width, v < frame.height, frame.isOrganized else { return false }
+        guard u >= 0, v >= 0, u < frame.width, v < frame.height, frame.isOrganized else { return (local.z, nil) }
         let measured = frame.points[v * frame.width + u]
-        guard measured.isFinite, measured.z > 0 else { return false }
-        return measured.z >= local.z - (0.05 + 3 * noise.sigma(atDepth: local.z))
+        return (local.z, measured.isFinite && measured.z > 0 ? measured.z : nil)
+    }
+
+    /// What the frame shows at the world point `p`, which lies on a surface.
+    public enum Sight: Sendable, Hashable {
+        /// No evidence: outside the image or the depth range, or a hole in the measurements.
+        case unknown
+        /// The measurement is `p` itself (within the band): the surface is seen there.
+        case onSurface
+        /// Something nearer than `p` is measured: `p` is hidden behind it.
+        case hidden
+        /// A measurement farther than `p`: the camera sees through where `p` would be, so the
+        /// surface does not reach `p`.
+        case seenThrough
+    }
+
+    /// What the frame shows at the world point `p`: measured within `band + 3σ` of `p`'s depth
+    /// (σ from `noise` at that depth) is ``Sight/onSurface``, nearer ``Sight/hidden``, farther
+    /// ``Sight/seenThrough``. Without a frame, always ``Sight/unknown``.
+    public func sight(of p: SIMD3<Float>, depths: ClosedRange<Float>, band: Float, noise: DepthNoiseModel) -> Sight {
+        guard let (depth, measured) = look(at: p, depths: depths), let measured else { return .unknown }
+        let tolerance = band + 3 * noise.sigma(atDepth: depth)
+        if measured < depth - tolerance { return .hidden }
+        if measured > depth + tolerance { return .seenThrough }
+        return .onSurface
     }
 }

@@ -84,7 +84,7 @@ public struct PlaneAnchor: Sendable, Encodable {
     var coveredBounds: (minimum: SIMD2<Float>, maximum: SIMD2<Float>)? { occupancy.bounds }
 
     /// `true` when the world points' bounding rectangle in this anchor's grid frame overlaps
-    /// the covered rectangle enlarged by `margin`.
+    /// the covered rectangle enlarged by `margin`: the cheap first test before ``touches(outline:margin:)``.
     func overlaps(worldPoints: [SIMD3<Float>], margin: Float) -> Bool {
         guard let covered = occupancy.bounds, !worldPoints.isEmpty else { return false }
         var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
@@ -95,6 +95,76 @@ public struct PlaneAnchor: Sendable, Encodable {
         }
         return lo.x <= covered.maximum.x + margin && hi.x >= covered.minimum.x - margin
             && lo.y <= covered.maximum.y + margin && hi.y >= covered.minimum.y - margin
+    }
+
+    /// How many cells away a covered cell may be to count as within `margin`.
+    private func reach(_ margin: Float) -> Int { max(0, Int((margin / occupancy.cellSize).rounded(.up))) }
+
+    /// `true` when the polygon `outline` (world points on or near this plane) covers a cell within
+    /// `margin` of a covered cell: the outline meets the ground actually seen, not just the
+    /// rectangle around it (two box tops side by side have overlapping rectangles but apart cells).
+    func touches(outline: [SIMD3<Float>], margin: Float) -> Bool {
+        guard overlaps(worldPoints: outline, margin: margin) else { return false }
+        return occupancy.isOccupied(near: outline.map(gridCoordinates(of:)), reach: reach(margin))
+    }
+
+    /// `true` when the two covered rectangles, each enlarged by `margin` and seen in the
+    /// other's grid frame, overlap: the cheap first test of ``touches(_:margin:)``.
+    func rectanglesOverlap(_ other: PlaneAnchor, margin: Float) -> Bool {
+        guard let mine = occupancy.bounds, let theirs = other.occupancy.bounds else { return false }
+        func corners(_ a: PlaneAnchor, _ b: (minimum: SIMD2<Float>, maximum: SIMD2<Float>)) -> [SIMD3<Float>] {
+            [b.minimum, SIMD2(b.maximum.x, b.minimum.y), b.maximum, SIMD2(b.minimum.x, b.maximum.y)].map(a.worldPoint(grid:))
+        }
+        return overlaps(worldPoints: corners(other, theirs), margin: margin)
+            && other.overlaps(worldPoints: corners(self, mine), margin: margin)
+    }
+
+    /// `true` when a covered cell of one anchor lies within `margin` of a covered cell of the
+    /// other (symmetric). Visits the cells of the smaller of the two.
+    func touches(_ other: PlaneAnchor, margin: Float) -> Bool {
+        guard rectanglesOverlap(other, margin: margin) else { return false }
+        let (small, large) = occupancy.occupiedCount <= other.occupancy.occupiedCount ? (self, other) : (other, self)
+        let r = large.reach(margin)
+        for cell in small.occupancy.occupiedCells() {
+            let world = small.worldPoint(grid: small.occupancy.center(of: cell))
+            let c = large.occupancy.cell(of: large.gridCoordinates(of: world))
+            if large.occupancy.isOccupied(row: c.y, from: c.x, to: c.x, reach: r) { return true }
+        }
+        return false
+    }
+
+    /// The segments that span the gap between two anchors' boundary polygons (world): from
+    /// each boundary vertex of either to the closest point of the other's boundary, where that
+    /// is at most `reach` away. Together they sweep the ground between the facing sides.
+    func gapSegments(to other: PlaneAnchor, within reach: Float) -> [(SIMD3<Float>, SIMD3<Float>)] {
+        let a = worldOutline, b = other.worldOutline
+        guard !a.isEmpty, !b.isEmpty else { return [] }
+        var segments: [(SIMD3<Float>, SIMD3<Float>)] = []
+        let limit = reach * reach
+        func scan(vertices: [SIMD3<Float>], edges: [SIMD3<Float>]) {
+            for v in vertices {
+                var closest = edges[0], best = Float.infinity
+                var previous = edges[edges.count - 1]
+                for e in edges {
+                    let d = e - previous, length = dot(d, d)
+                    let t = length > 0 ? min(max(dot(v - previous, d) / length, 0), 1) : 0
+                    let q = previous + t * d
+                    let squared = (v - q).lengthSquared
+                    if squared < best { (best, closest) = (squared, q) }
+                    previous = e
+                }
+                if best <= limit { segments.append((v, closest)) }
+            }
+        }
+        scan(vertices: a, edges: b)
+        scan(vertices: b, edges: a)
+        return segments
+    }
+
+    /// `true` when the world point `p` falls in a covered cell.
+    func covers(_ p: SIMD3<Float>) -> Bool {
+        let c = occupancy.cell(of: gridCoordinates(of: p))
+        return occupancy.isOccupied(c)
     }
 
     /// The boundary's vertices in world coordinates.

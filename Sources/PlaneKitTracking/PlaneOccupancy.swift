@@ -76,39 +76,46 @@ struct PlaneOccupancy: Sendable {
     /// non-finite vertices make the polygon unusable). Returns how many cells became occupied.
     @discardableResult
     mutating func fill(_ polygon: [SIMD2<Float>]) -> Int {
-        guard polygon.count >= 3, polygon.allSatisfy(\.isFinite),
-              let box = PlaneExtent(enclosing: polygon) else { return 0 }
-        let limit = PlaneOccupancy.maximumHalfSide
-        let first = cell(of: box.minimum), last = cell(of: box.maximum)
-        let firstRow = max(first.y, -limit), lastRow = min(last.y, limit)
-        guard firstRow <= lastRow else { return 0 }
         var added = 0
-        var crossings: [Float] = []
-        for j in firstRow...lastRow {
-            // Scan line through the row's cell centres; half-open edges count each crossing once.
-            let y = (Float(j) + 0.5) * cellSize
-            crossings.removeAll(keepingCapacity: true)
-            var previous = polygon[polygon.count - 1]
-            for v in polygon {
-                if (v.y > y) != (previous.y > y) {
-                    crossings.append(v.x + (y - v.y) * (previous.x - v.x) / (previous.y - v.y))
-                }
-                previous = v
-            }
-            crossings.sort()
-            var k = 0
-            while k + 1 < crossings.count {
-                let from = Int((crossings[k] / cellSize - 0.5).rounded(.up))
-                let to = Int((crossings[k + 1] / cellSize - 0.5).rounded(.down))
-                let a = max(from, -limit), b = min(to, limit)
-                if a <= b {
-                    reserve(from: SIMD2(a, j), to: SIMD2(b, j))
-                    for i in a...b where occupy(SIMD2(i, j)) { added += 1 }
-                }
-                k += 2
-            }
+        var runs = PolygonRuns(cellSize: cellSize, limit: PlaneOccupancy.maximumHalfSide)
+        runs.forEach(in: polygon) { j, a, b in
+            reserve(from: SIMD2(a, j), to: SIMD2(b, j))
+            for i in a...b where occupy(SIMD2(i, j)) { added += 1 }
+            return true
         }
         return added
+    }
+
+    /// `true` when some occupied cell lies within `reach` cells (in both directions, a square
+    /// neighbourhood) of a cell of row `j` from column `a` to `b` (inclusive).
+    func isOccupied(row j: Int, from a: Int, to b: Int, reach: Int) -> Bool {
+        guard occupiedCount > 0 else { return false }
+        // Clip the dilated run to the occupied bounds, then to the stored grid.
+        let lowRow = max(j - reach, occupiedMinimum.y), highRow = min(j + reach, occupiedMaximum.y)
+        let lowColumn = max(a - reach, occupiedMinimum.x), highColumn = min(b + reach, occupiedMaximum.x)
+        guard lowRow <= highRow, lowColumn <= highColumn else { return false }
+        for r in lowRow...highRow {
+            let base = (r - lower.y) * columns - lower.x
+            for c in lowColumn...highColumn where cells[base + c] { return true }
+        }
+        return false
+    }
+
+    /// `true` when some occupied cell lies within `reach` cells of a cell whose centre lies
+    /// inside `polygon` (local `(x, z)`); a polygon too thin to hold a cell centre is tested by
+    /// the cells of its vertices.
+    func isOccupied(near polygon: [SIMD2<Float>], reach: Int) -> Bool {
+        var found = false, anyRun = false
+        var runs = PolygonRuns(cellSize: cellSize, limit: PlaneOccupancy.maximumHalfSide)
+        runs.forEach(in: polygon) { j, a, b in
+            anyRun = true
+            found = isOccupied(row: j, from: a, to: b, reach: reach)
+            return !found
+        }
+        if found || anyRun { return found }
+        return polygon.contains { v in
+            v.isFinite && { let c = cell(of: v); return isOccupied(row: c.y, from: c.x, to: c.x, reach: reach) }()
+        }
     }
 
     /// Every occupied cell's index.

@@ -67,7 +67,6 @@ public struct PlaneTracker: Sendable {
     public mutating func integrate(_ observations: [PlaneObservation], view: CameraView, frame: Int)
         -> (changes: [PlaneChange], assignments: [PlaneIdentifier]) {
         let c = configuration
-        let cosTolerance = cosf(c.angleTolerance)
         var changes: [PlaneChange] = []
         var added = Set<PlaneIdentifier>()
         var touched = Set<PlaneIdentifier>()
@@ -81,9 +80,9 @@ public struct PlaneTracker: Sendable {
             let outline = observation.worldOutline.isEmpty ? [o.centroid] : observation.worldOutline
             var candidates: [Int] = []
             for (i, anchor) in anchors.enumerated()
-            where dot(anchor.normal, o.plane.normal) >= cosTolerance
+            where dot(anchor.normal, o.plane.normal) >= cosf(c.angleTolerance(between: anchor.plane, and: o))
                 && abs(anchor.plane.plane.signedDistance(to: o.centroid)) <= tolerance
-                && anchor.overlaps(worldPoints: outline, margin: c.extentMargin) {
+                && anchor.touches(outline: outline, margin: c.extentMargin) {
                 candidates.append(i)
             }
             guard let keeperIndex = candidates.first else {
@@ -112,7 +111,8 @@ public struct PlaneTracker: Sendable {
         for i in anchors.indices where touched.contains(anchors[i].identifier) || added.contains(anchors[i].identifier) {
             anchors[i].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
         }
-        mergeCoplanar(changed: touched.union(added), added: &added, touched: &touched, changes: &changes, redirect: &redirect)
+        mergeCoplanar(changed: touched.union(added), view: view, added: &added, touched: &touched, changes: &changes,
+                      redirect: &redirect)
 
         // Provisional anchors whose area is in view but which were not seen lose evidence.
         var vanished: [PlaneAnchor] = []
@@ -167,24 +167,18 @@ public struct PlaneTracker: Sendable {
         }
     }
 
-    /// Merges each changed anchor with every anchor that is now coplanar with it and overlaps
-    /// or nearly touches it; the older keeps its identifier.
-    private mutating func mergeCoplanar(changed: Set<PlaneIdentifier>, added: inout Set<PlaneIdentifier>,
+    /// Merges each changed anchor with every anchor that is now one surface with it
+    /// (``isOneSurface(_:_:view:)``); the older keeps its identifier.
+    private mutating func mergeCoplanar(changed: Set<PlaneIdentifier>, view: CameraView, added: inout Set<PlaneIdentifier>,
                                         touched: inout Set<PlaneIdentifier>, changes: inout [PlaneChange],
                                         redirect: inout [PlaneIdentifier: PlaneIdentifier]) {
         let c = configuration
-        let cosTolerance = cosf(c.angleTolerance)
         var pending = changed.sorted()
         // Every merge removes an anchor, so this ends; the keeper is queued again because it grew.
         while let identifier = pending.popLast() {
             guard let a = index(of: identifier) else { continue }
-            for b in anchors.indices where b != a {
-                let x = anchors[a], y = anchors[b]
-                guard dot(x.normal, y.normal) >= cosTolerance,
-                      abs(x.plane.plane.signedDistance(to: y.center)) <= c.mergeOffsetTolerance,
-                      abs(y.plane.plane.signedDistance(to: x.center)) <= c.mergeOffsetTolerance,
-                      x.overlaps(worldPoints: y.worldOutline, margin: c.extentMargin) else { continue }
-                let (keep, drop) = x.identifier < y.identifier ? (a, b) : (b, a)
+            for b in anchors.indices where b != a && isOneSurface(anchors[a], anchors[b], view: view) {
+                let (keep, drop) = anchors[a].identifier < anchors[b].identifier ? (a, b) : (b, a)
                 let removed = anchors[drop]
                 let keeper = anchors[keep].identifier
                 anchors[keep].absorb(removed)
@@ -196,6 +190,46 @@ public struct PlaneTracker: Sendable {
                 break
             }
         }
+    }
+
+    /// `true` when two anchors are one surface: coplanar (normals within the angle tolerance
+    /// for their fits,
+    /// each centre within ``PlaneTrackingConfiguration/mergeOffsetTolerance`` of the other's
+    /// plane) and either their covered cells come within ``PlaneTrackingConfiguration/extentMargin``
+    /// of each other, or the gap between them is bridged in `view` (``isBridged(_:_:view:)``).
+    func isOneSurface(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
+        let c = configuration
+        guard dot(x.normal, y.normal) >= cosf(c.angleTolerance(between: x.plane, and: y.plane)),
+              abs(x.plane.plane.signedDistance(to: y.center)) <= c.mergeOffsetTolerance,
+              abs(y.plane.plane.signedDistance(to: x.center)) <= c.mergeOffsetTolerance else { return false }
+        return x.touches(y, margin: c.extentMargin) || isBridged(x, y, view: view)
+    }
+
+    /// `true` when the frame shows that the surface goes on across the gap between two coplanar
+    /// anchors. The gap is swept by segments from each boundary vertex to the other boundary
+    /// (at most ``PlaneTrackingConfiguration/bridgeDistance`` long), sampled every cell outside
+    /// both anchors. Bridged when no sample is seen through (a measurement behind the plane
+    /// proves a real gap, such as the floor between two tables of one height) and at least
+    /// ``PlaneTrackingConfiguration/bridgeEvidence`` of them are seen on the plane or hidden
+    /// behind something nearer (the floor behind a box that splits its view in two).
+    func isBridged(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
+        let c = configuration
+        guard view.frame != nil, x.rectanglesOverlap(y, margin: c.bridgeDistance) else { return false }
+        var evidence = 0
+        for (p, q) in x.gapSegments(to: y, within: c.bridgeDistance) {
+            let steps = Int((distance(p, q) / c.cellSize).rounded(.down))
+            guard steps >= 1 else { continue }
+            for k in 1...steps {
+                let point = x.plane.plane.project(p + (Float(k) / Float(steps + 1)) * (q - p))
+                if x.covers(point) || y.covers(point) { continue }
+                switch view.sight(of: point, depths: c.viewDepths, band: c.offsetTolerance, noise: c.noise) {
+                case .seenThrough: return false
+                case .hidden, .onSurface: evidence += 1
+                case .unknown: break
+                }
+            }
+        }
+        return evidence >= c.bridgeEvidence
     }
 
     /// `true` when `new` differs from `old` beyond the update tolerances.

@@ -1,23 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlaneKitDetection
 import PlaneKitGeometry
 
 /// How plane anchors are associated, merged, reported and removed across frames.
 ///
 /// **Association.** A plane found in a frame (moved into world space) continues an anchor when
-/// - their normals are within ``angleTolerance`` (6°),
+/// - their normals are within ``angleTolerance`` (6°) widened by the tilt the noisier of the two
+///   fits cannot rule out (``angleTolerance(between:and:)``, at most ``maximumAngleTolerance``),
 /// - the observation's centroid lies within `offsetTolerance + offsetNoiseFactor · σ(depth)` of
 ///   the anchor's plane (3 cm + 3σ of the sensor's depth noise at the centroid's distance from
 ///   the camera, capped at 5 m: 3.6 cm at 1 m, 5 cm at 2 m, 11 cm at 4 m, 15 cm from 5 m on for
 ///   the Kinect model), and
-/// - the observation's outline, in the anchor's plane, overlaps the rectangle of the ground the
-///   anchor has covered enlarged by ``extentMargin`` (5 cm) on every side.
+/// - the observation's outline, in the anchor's plane, covers a cell within ``extentMargin``
+///   (5 cm) of a cell the anchor has covered (cells, not the rectangle around them: two box tops
+///   side by side have overlapping rectangles).
 /// When an observation continues several anchors they are one surface: all merge into the oldest
 /// (the lowest identifier), which keeps its identifier; the others are removed.
 ///
-/// **Merging.** After each frame, an anchor that changed is merged with any other anchor that has
-/// become coplanar with it (normals within ``angleTolerance``, each centre within
-/// ``mergeOffsetTolerance`` of the other's plane) and whose covered rectangle overlaps or comes
-/// within ``extentMargin`` of its own. Again the oldest keeps its identifier.
+/// **Merging.** After each frame, an anchor that changed is merged with any other anchor that is
+/// coplanar with it (normals within the angle tolerance above, each centre within
+/// ``mergeOffsetTolerance`` of the other's plane) and either has a covered cell within
+/// ``extentMargin`` of its own, or is at most ``bridgeDistance`` (1 m) away with the gap bridged
+/// in this frame: sampled every cell, no point of the gap is seen through (a measurement behind
+/// the plane) and at least ``bridgeEvidence`` (10) are seen on the plane or hidden behind
+/// something nearer — the floor behind a box that splits its view. Again the oldest keeps its
+/// identifier.
 ///
 /// **Updates.** An anchor's description is reported as updated only when, since it was last
 /// reported, its normal turned by more than ``updateAngle`` (0.5°), its offset moved by more than
@@ -34,6 +45,9 @@ import PlaneKitGeometry
 public struct PlaneTrackingConfiguration: Sendable, Hashable {
     /// Largest angle between normals of one surface (rad): 6°.
     public var angleTolerance: Float = 6 * .pi / 180
+    /// Largest angle between normals of one surface when a fit is noisy (rad): 20°; see
+    /// ``angleTolerance(between:and:)``.
+    public var maximumAngleTolerance: Float = 20 * .pi / 180
     /// Fixed part of the offset tolerance for association (m): 3 cm.
     public var offsetTolerance: Float = 0.03
     /// Depth-noise part of the offset tolerance, in σ of ``noise`` at the observation's distance.
@@ -44,6 +58,10 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     public var mergeOffsetTolerance: Float = 0.03
     /// Enlargement of an anchor's covered rectangle when testing overlap (m): 5 cm.
     public var extentMargin: Float = 0.05
+    /// Longest gap (m) between coplanar anchors that a frame's view across it can bridge: 1 m.
+    public var bridgeDistance: Float = 1
+    /// Samples of a gap seen on the plane or hidden that bridge it (when none is seen through).
+    public var bridgeEvidence: Int = 10
     /// Side of the cells an anchor's covered ground is kept in (m): 5 cm.
     public var cellSize: Float = 0.05
     /// Frames an anchor must be seen in to be confirmed.
@@ -67,6 +85,18 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
 
     /// The defaults above.
     public init() {}
+
+    /// The largest angle between the normals of two descriptions of one surface: ``angleTolerance``
+    /// widened by the tilt the noisier fit cannot rule out, `atan(rms / half its shorter side)`
+    /// (a 30 cm patch 5 m away with 3.5 cm residuals cannot place its normal within 13°; a table
+    /// top 1 m away with 2 mm residuals within 0.2°), at most ``maximumAngleTolerance``.
+    public func angleTolerance(between a: DetectedPlane, and b: DetectedPlane) -> Float {
+        func tilt(_ p: DetectedPlane) -> Float {
+            let half = 0.5 * min(p.extent.width, p.extent.length)
+            return p.rmsError.isFinite && half > 0 ? atan2f(max(p.rmsError, 0), half) : 0
+        }
+        return min(angleTolerance + max(tilt(a), tilt(b)), max(angleTolerance, maximumAngleTolerance))
+    }
 
     /// The association distance tolerance for a plane whose centroid is `depth` metres away.
     /// The depth is capped at the far end of ``viewDepths`` (5 m): the quadratic noise model

@@ -142,7 +142,11 @@ struct IdentifierStabilityTests {
         return o
     }
 
-    static let seeds: [UInt64] = [3, 7, 19, 29, 41]
+    /// Rooms graded on every run, 135 frames each: the original five and 11 and 43, which broke
+    /// the rule before association tested covered cells, gaps could be bridged and the angle
+    /// tolerance followed the fits' noise. (Seeds 1–24, 29, 31, 37, 41 and 43 were graded once:
+    /// 227 surfaces in 29 rooms, all but the four rooms of ``knownIdentifierFailures()`` clean.)
+    static let seeds: [UInt64] = [3, 7, 11, 19, 29, 41, 43]
     static let frameCount = 135
 
     /// Grades each seed's sequence of `frameCount` frames in its own session, concurrently.
@@ -167,43 +171,39 @@ struct IdentifierStabilityTests {
         return grades
     }
 
-    /// On several furnished rooms, each true surface seen well keeps one identifier from its
-    /// first sighting to the last frame, that identifier survives, and no identifier stands for
-    /// two surfaces.
+    /// On many furnished rooms, each true surface seen well keeps one identifier from its first
+    /// sighting to the last frame, that identifier survives, and no identifier stands for two
+    /// surfaces.
     @Test func eachTrueSurfaceKeepsOneIdentifierAcrossRooms() async throws {
         let grades = try await Self.grade(seeds: Self.seeds, frameCount: Self.frameCount)
         for (seed, grade) in grades {
             #expect(grade.violations.isEmpty, "seed \(seed)")
             #expect(grade.surfaces.count >= 4, "seed \(seed)")
         }
-        #expect(grades.map(\.1.surfaces.count).reduce(0, +) >= 25)
+        let total = grades.map(\.1.surfaces.count).reduce(0, +)
+        print("graded \(grades.count) rooms, \(total) surfaces, \(grades.filter(\.1.violations.isEmpty).count) rooms without violations")
+        #expect(total >= 25)
     }
 
-    /// Two rooms (seeds 31 and 37, 150 frames) where the tracker still breaks the rule, kept as
-    /// known issues so the test reports when they are fixed:
-    /// - seed 31: at frame 146 a floor patch is seen outside the floor anchor's covered rectangle
-    ///   (+5 cm) and becomes a second floor anchor (plane-8 beside plane-5) not merged by the end;
-    /// - seed 37: two box tops 3.2 cm apart in height and ~0.3 m apart sideways are associated
-    ///   with one anchor (plane-8): at ~1.5 m the offset tolerance is ~4 cm and the covered
-    ///   rectangles (not cells) overlap, and the running fit over both tilts it by ~2.7°.
-    @Test func knownIdentifierFailures() async throws {
+    /// Seeds 31 and 37 over 150 frames: in seed 31 a floor patch first seen at frame 146 behind a
+    /// box must join the floor's anchor (the gap is hidden by the box), and in seed 37 two box tops
+    /// 3.2 cm apart in height and ~0.3 m apart sideways, whose covered rectangles overlap but
+    /// cells do not, must keep their own anchors.
+    @Test func longerWalksOfSeeds31And37() async throws {
         let grades = try await Self.grade(seeds: [31, 37], frameCount: 150)
         #expect(grades.map(\.1.surfaces.count) == [7, 14])
-        withKnownIssue("seed 31: second floor anchor; seed 37: two box tops share an anchor") {
-            for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
-        }
+        for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
     }
 
-    /// Two more rooms (seeds 11 and 43, 135 frames) where the tracker breaks the rule since the
-    /// detector's refinement changed (a region cell with no other region beside it is now
-    /// labelled whole), kept as known issues so the test reports when they are fixed:
-    /// - seed 11: a wall (surface 3) starts as plane-4, then continues as plane-5, and plane-4 is
-    ///   gone at the last frame;
-    /// - seed 43: the floor is seen as three anchors (plane-4, plane-6, plane-12) that never merge.
-    @Test func knownIdentifierFailuresSinceRefinementChange() async throws {
-        let grades = try await Self.grade(seeds: [11, 43], frameCount: 135)
-        #expect(grades.map(\.1.surfaces.count) == [9, 11])
-        withKnownIssue("seed 11: a wall changes identifier; seed 43: the floor has three anchors") {
+    /// Four rooms of seeds 1–24 (135 frames) where the tracker still breaks the rule, not yet
+    /// diagnosed, kept as known issues so the test reports when they are fixed:
+    /// - seeds 2, 8 and 14: the floor ends with two anchors that never merge (plane-3/plane-6,
+    ///   plane-3/plane-7, plane-5/plane-6);
+    /// - seed 10: a table top (surface 7) is given two identifiers (plane-5, plane-11).
+    @Test func knownIdentifierFailures() async throws {
+        let grades = try await Self.grade(seeds: [2, 8, 10, 14], frameCount: Self.frameCount)
+        #expect(grades.map(\.1.surfaces.count) == [9, 10, 14, 6])
+        withKnownIssue("seeds 2, 8, 14: the floor has two anchors; seed 10: a table top has two identifiers") {
             for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
         }
     }

@@ -97,6 +97,20 @@ struct PlaneTrackerTests {
         #expect(abs(tracker.anchors[0].area - 2) < 0.1)
     }
 
+    @Test func associationNeedsCoveredCellsNotTheRectangleAroundThem() {
+        var tracker = PlaneTracker()
+        // An L of covered ground: a 1 m × 0.3 m strip along X and one along Z, from the origin corner.
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(0.5, 0, 0.15), width: 1, length: 0.3)], view: view, frame: 0)
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(0.15, 0, 0.5), width: 0.3, length: 1)], view: view, frame: 1)
+        #expect(tracker.anchors.count == 1)
+        // A patch 2 cm higher in the L's empty corner: inside its rectangle, 30 cm from its cells.
+        let corner = tracker.integrate([Fixtures.rectangle(center: SIMD3(0.8, 0.02, 0.8), width: 0.3, length: 0.3)], view: view, frame: 2)
+        #expect(names(corner.changes) == ["added plane-2"])
+        // One reaching to within 5 cm of the L's cells continues it.
+        let near = tracker.integrate([Fixtures.rectangle(center: SIMD3(0.6, 0.01, 0.4), width: 0.3, length: 0.2)], view: view, frame: 3)
+        #expect(near.assignments == [PlaneIdentifier(1)])
+    }
+
     @Test func provisionalAnchorsVanishWhenUnseenInView() {
         var tracker = PlaneTracker()
         let floor = Fixtures.rectangle(center: .zero, width: 1, length: 1)
