@@ -72,24 +72,11 @@ public struct MeasuredPoints: Sendable {
     /// within `maximumAngle` radians and in front of the origin; ties go to the nearer point.
     /// Returns its index and its distance along the ray.
     public func nearestToRay(_ ray: Ray, maximumAngle: Float) -> (index: Int, distance: Float)? {
-        let o = ray.origin, d = ray.direction
-        // sin²(angle) = |v × d|² / |v|² = 1 − (v·d)²/|v|²; compare without square roots.
-        let limit = sinSquared(maximumAngle)
         var bestIndex = -1, bestRatio = Float.infinity, bestT = Float.infinity
-        xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                zs.withUnsafeBufferPointer { zs in
-                    for i in 0..<xs.count {
-                        let vx = xs[i] - o.x, vy = ys[i] - o.y, vz = zs[i] - o.z
-                        let t = vx * d.x + vy * d.y + vz * d.z
-                        guard t > 0 else { continue }
-                        let squared = vx * vx + vy * vy + vz * vz
-                        let ratio = (squared - t * t) / squared
-                        if ratio <= limit && (ratio < bestRatio || (ratio == bestRatio && t < bestT)) {
-                            (bestIndex, bestRatio, bestT) = (i, ratio, t)
-                        }
-                    }
-                }
+        forEachPoint(inConeOf: ray, maximumAngle: maximumAngle) { i, t, squared in
+            let ratio = (squared - t * t) / squared
+            if ratio < bestRatio || (ratio == bestRatio && t < bestT) {
+                (bestIndex, bestRatio, bestT) = (i, ratio, t)
             }
         }
         return bestIndex < 0 ? nil : (bestIndex, bestT)
@@ -98,9 +85,21 @@ public struct MeasuredPoints: Sendable {
     /// The distances along the ray of every point within `maximumAngle` of it (in front of the
     /// origin), ascending.
     public func distancesInCone(_ ray: Ray, maximumAngle: Float) -> [Float] {
-        let o = ray.origin, d = ray.direction
-        let limit = sinSquared(maximumAngle)
         var result: [Float] = []
+        forEachPoint(inConeOf: ray, maximumAngle: maximumAngle) { _, t, _ in result.append(t) }
+        result.sort()
+        return result
+    }
+
+    /// Calls `body(index, t, |v|²)` for every point within `maximumAngle` of the ray and in front
+    /// of its origin, where `v` runs from the origin to the point and `t = v·d` is its distance
+    /// along the ray. One pass over the flat coordinate arrays; the body is inlined.
+    @inline(__always)
+    private func forEachPoint(inConeOf ray: Ray, maximumAngle: Float, _ body: (Int, Float, Float) -> Void) {
+        let o = ray.origin, d = ray.direction
+        // sin²(angle) = |v × d|² / |v|² = (|v|² − t²) / |v|²; compared without a square root or a
+        // division per point.
+        let limit = sinSquared(maximumAngle)
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 zs.withUnsafeBufferPointer { zs in
@@ -109,13 +108,11 @@ public struct MeasuredPoints: Sendable {
                         let t = vx * d.x + vy * d.y + vz * d.z
                         guard t > 0 else { continue }
                         let squared = vx * vx + vy * vy + vz * vz
-                        if squared - t * t <= limit * squared { result.append(t) }
+                        if squared - t * t <= limit * squared { body(i, t, squared) }
                     }
                 }
             }
         }
-        result.sort()
-        return result
     }
 
     /// Every point within `radius` of `center`.
