@@ -39,7 +39,12 @@ struct PixelRefinement {
         // over vector lanes, and the sums of the pixels each receives.
         let scratch = UnsafeMutablePointer<Candidate>.allocate(capacity: 9)
         scratch.initialize(repeating: Candidate(), count: 9)
-        defer { scratch.deallocate() }
+        // And one row of a cell in lanes (see ``assign``).
+        let row = UnsafeMutablePointer<RowQuad>.allocate(capacity: (grid.cellSize + 3) / 4)
+        defer {
+            scratch.deallocate()
+            row.deallocate()
+        }
         let labels = out.baseAddress!
         do {
             for cy in 0..<grid.rows {
@@ -112,7 +117,7 @@ struct PixelRefinement {
                     let reference = cell.sums.reference
                     PixelRefinement.assign(x0: x0, x1: x1, y0: y0, y1: y1, width: width, points: base, labels: labels,
                                            candidates: scratch, count: candidateCount, own: ownK, reference: reference,
-                                           a: a, b: b, z0: z0)
+                                           a: a, b: b, z0: z0, row: row)
                     for k in 0..<candidateCount {
                         var s = scratch[k].sums.shifted(reference: reference)
                         if k == ownK { s = cell.sums.subtracting(s) }
@@ -137,7 +142,8 @@ struct PixelRefinement {
     /// A candidate plane of a boundary cell, its coefficients and label repeated over the lanes
     /// of a ``PointQuad``, and the sums of the pixels that go to it.
     struct Candidate {
-        var nx = SIMD4<Float>.zero, ny = SIMD4<Float>.zero, nz = SIMD4<Float>.zero, offset = SIMD4<Float>.zero
+        /// `(n, offset)` of the plane `n·p + offset = 0`.
+        var plane = SIMD4<Float>.zero
         var label = SIMD4<Int32>.zero
         var sums = LaneSums()
 
@@ -145,77 +151,111 @@ struct PixelRefinement {
 
         /// The plane `n·p + offset = 0` given as `(n, offset)`, labelled `label`, no pixels yet.
         init(plane: SIMD4<Float>, label: UInt16) {
-            nx = SIMD4(repeating: plane.x)
-            ny = SIMD4(repeating: plane.y)
-            nz = SIMD4(repeating: plane.z)
-            offset = SIMD4(repeating: plane.w)
+            self.plane = plane
             self.label = SIMD4(repeating: Int32(label))
         }
+    }
+
+    /// One quad of a row in ``assign``: its points in lanes and, per lane, the nearest
+    /// candidate's label so far and its squared distance.
+    struct RowQuad {
+        var quad: PointQuad
+        var distance: SIMD4<Float>
+        var best: SIMD4<Int32>
     }
 
     /// Labels the pixels of one boundary cell (`x0..<x1` × `y0..<y1`): each pixel with a valid
     /// depth goes to the nearest of the `count` candidates it lies within a + b·(z − z0)² of, or
     /// to none. Pixels that go to candidate k ≠ `own` are added to its sums; with an own
     /// candidate (`own` ≥ 0), every valid pixel that does not go to it is added to the own
-    /// candidate's sums, so that its pixels are the cell's sums minus those. Four pixels at a
-    /// time are tested against every candidate in vector lanes, and sums are only touched for
-    /// quads where some pixel does not simply go to the own region.
+    /// candidate's sums, so that its pixels are the cell's sums minus those.
+    ///
+    /// A row at a time, in three passes over its quads (four pixels in vector lanes): the points
+    /// into lanes, then each candidate against every quad (its coefficients stay in registers),
+    /// then labels and sums; sums are only touched for quads where some pixel does not simply
+    /// go to the own region. (In one loop over quads the optimiser sinks the lane shuffles into
+    /// the loop over candidates and doubles the work.)
     @inline(__always)
     static func assign(x0: Int, x1: Int, y0: Int, y1: Int, width: Int, points base: UnsafeRawPointer,
                        labels: UnsafeMutablePointer<UInt16>, candidates: UnsafeMutablePointer<Candidate>, count: Int,
-                       own: Int, reference: SIMD3<Float>, a: Float, b: Float, z0: Float) {
+                       own: Int, reference: SIMD3<Float>, a: Float, b: Float, z0: Float,
+                       row: UnsafeMutablePointer<RowQuad>) {
         let stride = MemoryLayout<SIMD3<Float>>.stride
         let ownLabel = own >= 0 ? candidates[own].label : SIMD4(repeating: -1)
-
-        /// The labels of the quad's pixels (0 for none), its sums updated.
-        @inline(__always) func labelled(_ quad: PointQuad) -> SIMD4<Int32> {
-            let valid = quad.validity
-            let dz = quad.z - z0
-            let limit = a + b * dz * dz
-            var bestDistance = limit * limit
-            var best = SIMD4<Int32>.zero
-            for k in 0..<count {
-                let d = candidates[k].nx * quad.x + candidates[k].ny * quad.y + candidates[k].nz * quad.z
-                    + candidates[k].offset
-                let squared = d * d
-                // Ties go to the later candidate; a NaN distance never wins.
-                best.replace(with: candidates[k].label, where: squared .<= bestDistance)
-                bestDistance = pointwiseMin(bestDistance, squared)
+        let columns = x1 &- x0
+        for v in y0..<y1 {
+            let first = v &* width &+ x0
+            let quads = PixelRefinement.copyLanes(of: base + first &* stride, count: columns, to: row)
+            for j in 0..<quads {
+                let dz = row[j].quad.z - z0
+                let limit = a + b * dz * dz
+                row[j].distance = limit * limit
+                row[j].best = .zero
             }
-            best &= valid
-            // Valid pixels that leave the own region (or, without one, that join any plane).
-            let leaving = own >= 0 ? valid & unsafeBitCast(best .!= ownLabel, to: SIMD4<Int32>.self)
-                                   : unsafeBitCast(best .!= .zero, to: SIMD4<Int32>.self)
-            if leaving != .zero {
+            for k in 0..<count {
+                let plane = candidates[k].plane, label = candidates[k].label
+                let nx = SIMD4(repeating: plane.x), ny = SIMD4(repeating: plane.y)
+                let nz = SIMD4(repeating: plane.z), offset = SIMD4(repeating: plane.w)
+                for j in 0..<quads {
+                    let quad = row[j].quad
+                    let d = nx * quad.x + ny * quad.y + nz * quad.z + offset
+                    let squared = d * d
+                    // Ties go to the later candidate; a NaN distance never wins. (Bitwise blends:
+                    // `replace(with:where:)` and `pointwiseMin` compile to a branch per lane.)
+                    let closer = unsafeBitCast(squared .<= row[j].distance, to: SIMD4<Int32>.self)
+                    row[j].best = (row[j].best & ~closer) | (label & closer)
+                    row[j].distance = PointQuad.masked(row[j].distance, ~closer) + PointQuad.masked(squared, closer)
+                }
+            }
+            var out = labels + first
+            for j in 0..<quads {
+                let quad = row[j].quad
+                let valid = quad.validity
+                let best = row[j].best & valid
+                let remaining = columns &- 4 &* j
+                if remaining >= 4 {
+                    UnsafeMutableRawPointer(out).storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: best),
+                                                            as: SIMD4<UInt16>.self)
+                } else {
+                    for lane in 0..<remaining { out[lane] = UInt16(truncatingIfNeeded: best[lane]) }
+                }
+                out += 4
+                // Valid pixels that leave the own region (or, without one, that join any plane).
+                let leaving = own >= 0 ? valid & unsafeBitCast(best .!= ownLabel, to: SIMD4<Int32>.self)
+                                       : unsafeBitCast(best .!= .zero, to: SIMD4<Int32>.self)
+                guard leaving != .zero else { continue }
                 if own >= 0 { candidates[own].sums.add(quad, minus: reference, where: leaving) }
                 for k in 0..<count where k != own {
                     let joining = unsafeBitCast(best .== candidates[k].label, to: SIMD4<Int32>.self)
                     if joining != .zero { candidates[k].sums.add(quad, minus: reference, where: joining) }
                 }
             }
-            return best
         }
+    }
 
-        for v in y0..<y1 {
-            let first = v &* width &+ x0
-            var pointer = base + first &* stride
-            var label = labels + first
-            var u = x0
-            while u &+ 4 <= x1 {
-                let best = labelled(PointQuad(pointer))
-                UnsafeMutableRawPointer(label).storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: best),
-                                                          as: SIMD4<UInt16>.self)
-                pointer += 4 &* stride
-                label += 4
-                u &+= 4
-            }
-            while u < x1 {
-                let best = labelled(PointQuad(single: pointer.load(as: SIMD3<Float>.self)))
-                label.pointee = UInt16(truncatingIfNeeded: best[0])
-                pointer += stride
-                label += 1
-                u &+= 1
-            }
+    /// Copies `count` points starting at `points` into the quads of `row`. A last, partial quad
+    /// is padded with the origin, which has no valid depth. Returns the number of quads.
+    @inline(__always)
+    static func copyLanes(of points: UnsafeRawPointer, count: Int, to row: UnsafeMutablePointer<RowQuad>) -> Int {
+        let stride = MemoryLayout<SIMD3<Float>>.stride
+        var pointer = points, out = row
+        var left = count
+        while left >= 4 {
+            out.pointee.quad = PointQuad(pointer)
+            out += 1
+            pointer += 4 &* stride
+            left &-= 4
         }
+        if left > 0 {
+            var x = SIMD4<Float>.zero, y = SIMD4<Float>.zero, z = SIMD4<Float>.zero
+            for lane in 0..<left {
+                let p = pointer.load(fromByteOffset: lane &* stride, as: SIMD3<Float>.self)
+                x[lane] = p.x
+                y[lane] = p.y
+                z[lane] = p.z
+            }
+            out.pointee.quad = PointQuad(x: x, y: y, z: z)
+        }
+        return (count &+ 3) / 4
     }
 }

@@ -20,6 +20,13 @@ struct PointQuad {
         z = SIMD4(p0.z, p1.z, p2.z, p3.z)
     }
 
+    /// Lanes already split.
+    @inline(__always) init(x: SIMD4<Float>, y: SIMD4<Float>, z: SIMD4<Float>) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
     /// One point in lane 0; the other lanes hold the origin, which has no valid depth. Row
     /// tails shorter than four pixels go through the same code this way.
     @inline(__always) init(single p: SIMD3<Float>) {
