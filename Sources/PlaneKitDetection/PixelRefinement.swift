@@ -14,12 +14,16 @@ struct PixelRefinement {
     /// Each region's labelled pixels lie in columns `minimum.x...maximum.x`, rows `minimum.y...maximum.y`.
     var minimum: [SIMD2<Int32>]
     var maximum: [SIMD2<Int32>]
+    /// Region r's pixels are labelled `slot[r] + 1`. Slots number the regions largest first by
+    /// their cells' point counts, which is nearly always the final order by labelled pixels, so
+    /// the detector's final renumbering has little or nothing to rewrite.
+    var slot: [Int]
 
     /// At most this many planes can be told apart by a ``PixelRefinement`` (UInt16 labels).
     static let maximumRegions = Int(UInt16.max) - 1
 
     /// Labels the pixels. `out` holds the validity flags ``CellGrid`` wrote (0xFFFF = valid
-    /// depth, 0 = hole) and receives the labels: 0 = none, r + 1 = region r.
+    /// depth, 0 = hole) and receives the labels: 0 = none, `slot[r]` + 1 = region r.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, grid: CellGrid,
          growing: RegionGrowing, configuration c: OrganizedPlaneDetector.Configuration,
          labels out: UnsafeMutableBufferPointer<UInt16>) {
@@ -29,6 +33,12 @@ struct PixelRefinement {
         var minimum = [SIMD2<Int32>](repeating: SIMD2(Int32.max, Int32.max), count: regionCount)
         var maximum = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: regionCount)
         let planes = growing.regions.prefix(regionCount).map { SIMD4($0.plane.normal, $0.plane.offset) }
+        var slot = [Int](repeating: 0, count: regionCount)
+        let bySize = (0..<regionCount).sorted {
+            let (m, n) = (growing.regions[$0].moments.count, growing.regions[$1].moments.count)
+            return m != n ? m > n : $0 < $1
+        }
+        for (position, r) in bySize.enumerated() { slot[r] = position }
         let noise = c.noise
         // The pixel threshold factor·σ(z) = a + b·(z − z0)², unpacked for the hot loops.
         let a = c.pixelDistanceFactor * noise.constant, b = c.pixelDistanceFactor * noise.quadratic
@@ -88,7 +98,7 @@ struct PixelRefinement {
                         // agrees with its neighbours, so all its valid pixels are the plane's and
                         // its sums go to the region whole. Without holes no point is read again.
                         // The validity flags AND the label: valid pixels get it, holes stay 0.
-                        let label = UInt16(own + 1)
+                        let label = UInt16(slot[own] + 1)
                         if Int(cell.sums.count) == (x1 - x0) * (y1 - y0) {
                             for v in y0..<y1 { (labels + (v &* width &+ x0)).update(repeating: label, count: x1 - x0) }
                         } else {
@@ -110,7 +120,7 @@ struct PixelRefinement {
                         let r = Int(candidates[k])
                         if r == own { ownK = k }
                         let plane = planes[r]
-                        scratch[k] = Candidate(plane: plane, label: UInt16(r + 1))
+                        scratch[k] = Candidate(plane: plane, label: UInt16(slot[r] + 1))
                     }
                     // The own region's pixels are the cell's (valid) pixels minus those that go
                     // elsewhere or nowhere; the own candidate's sums collect the latter.
@@ -137,6 +147,7 @@ struct PixelRefinement {
         self.noise = noiseScatter
         self.minimum = minimum
         self.maximum = maximum
+        self.slot = slot
     }
 
     /// A candidate plane of a boundary cell, its coefficients and label repeated over the lanes
