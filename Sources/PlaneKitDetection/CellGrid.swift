@@ -87,14 +87,6 @@ struct CellGrid {
         p.z > 0 && (p.x * 0 + p.y * 0 + p.z * 0) == 0
     }
 
-    /// The cheaper test of the hot loops: depth in (0, ∞). Points with a finite depth but a
-    /// non-finite x or y pass it; they make their cell's sums non-finite, so the cell is never
-    /// planar and never labelled by its sums, and the per-pixel tests reject them (a NaN
-    /// distance compares false).
-    @inline(__always) static func hasDepth(_ p: SIMD3<Float>) -> Bool {
-        p.z > 0 && p.z < .infinity
-    }
-
     /// Running sums of one cell: its reference point (the first valid one) and the lane sums.
     struct Accumulator {
         var reference = SIMD3<Float>.zero

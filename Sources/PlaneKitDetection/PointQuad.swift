@@ -37,9 +37,13 @@ struct PointQuad {
 
     /// All ones in each lane whose depth is in (0, ∞), zero elsewhere (holes: NaN, ±∞, ≤ 0).
     ///
-    /// The same test as ``CellGrid/hasDepth(_:)``. It is written as `z ≤ greatestFiniteMagnitude`
-    /// rather than `z < ∞` because the optimiser turns the latter pair of comparisons into a
-    /// floating-point class test that SSE2 can only do with a dozen integer instructions.
+    /// The cheaper test of the hot loops (``CellGrid/isValid(_:)`` also checks x and y). Points
+    /// with a finite depth but a non-finite x or y pass it; they make their cell's sums
+    /// non-finite, so the cell is never planar and never labelled by its sums, and the per-pixel
+    /// plane tests reject them (a NaN distance compares false). It is written as
+    /// `z ≤ greatestFiniteMagnitude` rather than `z < ∞` because the optimiser turns the latter
+    /// pair of comparisons into a floating-point class test that SSE2 can only do with a dozen
+    /// integer instructions.
     @inline(__always) var validity: SIMD4<Int32> {
         unsafeBitCast((z .> .zero) .& (z .<= SIMD4(repeating: .greatestFiniteMagnitude)), to: SIMD4<Int32>.self)
     }
