@@ -21,14 +21,6 @@ struct ShiftedSums {
         self.reference = reference
     }
 
-    @inline(__always) mutating func add(_ p: SIMD3<Float>) {
-        let d = p - reference
-        count &+= 1
-        sum += d
-        squares += d * d
-        cross += SIMD3(d.x, d.x, d.y) * SIMD3(d.y, d.z, d.z)
-    }
-
     /// The sums of the points in `self` but not in `other` (same reference).
     @inline(__always) func subtracting(_ other: ShiftedSums) -> ShiftedSums {
         var result = self
@@ -95,23 +87,11 @@ struct CellGrid {
         p.z > 0 && (p.x * 0 + p.y * 0 + p.z * 0) == 0
     }
 
-    /// The cheaper test of the hot loops: depth in (0, ∞). Points with a finite depth but a
-    /// non-finite x or y pass it; they make their cell's sums non-finite, so the cell is never
-    /// planar and never labelled by its sums, and the per-pixel tests reject them (a NaN
-    /// distance compares false).
-    @inline(__always) static func hasDepth(_ p: SIMD3<Float>) -> Bool {
-        p.z > 0 && p.z < .infinity
-    }
-
-    /// Running sums of one cell: four lanes each, one per position in a group of four pixels,
-    /// added up when the cell is done.
+    /// Running sums of one cell: its reference point (the first valid one) and the lane sums.
     struct Accumulator {
-        var reference = SIMD4<Float>.zero
+        var reference = SIMD3<Float>.zero
         var hasReference = false
-        var count: Int32 = 0
-        var sx = SIMD4<Float>.zero, sy = SIMD4<Float>.zero, sz = SIMD4<Float>.zero
-        var sxx = SIMD4<Float>.zero, syy = SIMD4<Float>.zero, szz = SIMD4<Float>.zero
-        var sxy = SIMD4<Float>.zero, sxz = SIMD4<Float>.zero, syz = SIMD4<Float>.zero
+        var lanes = LaneSums()
     }
 
     /// Accumulates every cell and runs the planarity test.
@@ -149,12 +129,10 @@ struct CellGrid {
     }
 
     /// Sums the pixels of the rectangle `x0..<x1` × `y0..<y1` and writes their validity flags.
-    /// The hot loop: every point of the frame passes here once. Points are loaded as four lanes
-    /// (SIMD3<Float> has a stride of 16 bytes; the padding lane is never used), four points at a
-    /// time are turned into x, y, z lanes, and the nine sums are nine independent vector
-    /// multiply-adds. A point without a valid depth (in (0, ∞)) is masked to zero with a bitwise
-    /// AND (no branch, no select). A NaN or infinite x or y with a valid depth does poison the
-    /// sums; the fit then rejects the cell.
+    /// The hot loop: every point of the frame passes here once, four at a time as a
+    /// ``PointQuad``. Points without a valid depth (in (0, ∞)) are masked to zero with a bitwise
+    /// AND, and only in quads that have such a point. A NaN or infinite x or y with a valid depth
+    /// does poison the sums; the fit then rejects the cell.
     @inline(__always)
     static func accumulate(x0: Int, x1: Int, y0: Int, y1: Int, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
                            validity: UnsafeMutableBufferPointer<UInt16>) -> Accumulator {
@@ -168,7 +146,7 @@ struct CellGrid {
             for _ in x0..<x1 {
                 let p = pointer.load(as: SIMD4<Float>.self)
                 if isValid(SIMD3(p.x, p.y, p.z)) {
-                    a.reference = SIMD4(p.x, p.y, p.z, 0)
+                    a.reference = SIMD3(p.x, p.y, p.z)
                     a.hasReference = true
                     break search
                 }
@@ -182,58 +160,33 @@ struct CellGrid {
             return a
         }
         let r = a.reference
-        let rx = SIMD4<Float>(repeating: r.x), ry = SIMD4<Float>(repeating: r.y), rz = SIMD4<Float>(repeating: r.z)
-        let zero = SIMD4<Float>.zero, infinity = SIMD4<Float>(repeating: .infinity)
-        var sx = zero, sy = zero, sz = zero, sxx = zero, syy = zero, szz = zero, sxy = zero, sxz = zero, syz = zero
-        var count4 = SIMD4<Int32>.zero
+        var lanes = LaneSums()
         for v in y0..<y1 {
             let first = v &* width &+ x0
             var pointer = base + first &* stride
             var flag = flags + 2 &* first
             var u = x0
             while u &+ 4 <= x1 {
-                let p0 = pointer.load(as: SIMD4<Float>.self)
-                let p1 = pointer.load(fromByteOffset: stride, as: SIMD4<Float>.self)
-                let p2 = pointer.load(fromByteOffset: 2 &* stride, as: SIMD4<Float>.self)
-                let p3 = pointer.load(fromByteOffset: 3 &* stride, as: SIMD4<Float>.self)
+                let quad = PointQuad(pointer)
+                let bits = quad.validity
+                flag.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: bits), as: SIMD4<UInt16>.self)
+                lanes.add(quad, minus: r, where: bits)
                 pointer += 4 &* stride
-                u &+= 4
-                let z = SIMD4(p0.z, p1.z, p2.z, p3.z)
-                // All ones for a valid depth, zero otherwise.
-                let mask = unsafeBitCast((z .> zero) .& (z .< infinity), to: SIMD4<Int32>.self)
-                count4 &-= mask
-                flag.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: mask), as: SIMD4<UInt16>.self)
                 flag += 8
-                let dx = masked(SIMD4(p0.x, p1.x, p2.x, p3.x) - rx, mask)
-                let dy = masked(SIMD4(p0.y, p1.y, p2.y, p3.y) - ry, mask)
-                let dz = masked(z - rz, mask)
-                sx += dx; sy += dy; sz += dz
-                sxx += dx * dx; syy += dy * dy; szz += dz * dz
-                sxy += dx * dy; sxz += dx * dz; syz += dy * dz
+                u &+= 4
             }
             while u < x1 {
-                let p = pointer.load(as: SIMD4<Float>.self)
+                let quad = PointQuad(single: pointer.load(as: SIMD3<Float>.self))
+                let bits = quad.validity
+                flag.storeBytes(of: UInt16(truncatingIfNeeded: bits[0]), as: UInt16.self)
+                lanes.add(quad, minus: r, where: bits)
                 pointer += stride
-                u &+= 1
-                let valid = p.z > 0 && p.z < .infinity
-                flag.storeBytes(of: valid ? 0xFFFF : 0, as: UInt16.self)
                 flag += 2
-                guard valid else { continue }
-                let d = p - r
-                count4[0] &+= 1
-                sx[0] += d.x; sy[0] += d.y; sz[0] += d.z
-                sxx[0] += d.x * d.x; syy[0] += d.y * d.y; szz[0] += d.z * d.z
-                sxy[0] += d.x * d.y; sxz[0] += d.x * d.z; syz[0] += d.y * d.z
+                u &+= 1
             }
         }
-        a.sx = sx; a.sy = sy; a.sz = sz; a.sxx = sxx; a.syy = syy; a.szz = szz; a.sxy = sxy; a.sxz = sxz; a.syz = syz
-        a.count = count4.wrappedSum()
+        a.lanes = lanes
         return a
-    }
-
-    /// `x` where `bits` is all ones, zero where it is zero.
-    @inline(__always) static func masked(_ x: SIMD4<Float>, _ bits: SIMD4<Int32>) -> SIMD4<Float> {
-        unsafeBitCast(unsafeBitCast(x, to: SIMD4<Int32>.self) & bits, to: SIMD4<Float>.self)
     }
 
     /// Turns a cell's accumulator into its sums, fits and tests its plane, and checks its
@@ -244,12 +197,8 @@ struct CellGrid {
         var cell = Cell(x0: Int32(x0), x1: Int32(x1), y0: Int32(y0), y1: Int32(y1),
                         sums: ShiftedSums(reference: .zero))
         guard a.hasReference else { return cell }
-        let reference = SIMD3(a.reference.x, a.reference.y, a.reference.z)
-        var sums = ShiftedSums(reference: reference)
-        sums.count = a.count
-        sums.sum = SIMD3(a.sx.sum(), a.sy.sum(), a.sz.sum())
-        sums.squares = SIMD3(a.sxx.sum(), a.syy.sum(), a.szz.sum())
-        sums.cross = SIMD3(a.sxy.sum(), a.sxz.sum(), a.syz.sum())
+        let reference = a.reference
+        let sums = a.lanes.shifted(reference: reference)
         cell.sums = sums
         let pixelCount = (x1 - x0) * (y1 - y0)
         guard Float(sums.count) >= c.minimumValidFraction * Float(pixelCount), sums.count >= 3 else { return cell }

@@ -14,12 +14,16 @@ struct PixelRefinement {
     /// Each region's labelled pixels lie in columns `minimum.x...maximum.x`, rows `minimum.y...maximum.y`.
     var minimum: [SIMD2<Int32>]
     var maximum: [SIMD2<Int32>]
+    /// Region r's pixels are labelled `slot[r] + 1`. Slots number the regions largest first by
+    /// their cells' point counts, which is nearly always the final order by labelled pixels, so
+    /// the detector's final renumbering has little or nothing to rewrite.
+    var slot: [Int]
 
     /// At most this many planes can be told apart by a ``PixelRefinement`` (UInt16 labels).
     static let maximumRegions = Int(UInt16.max) - 1
 
     /// Labels the pixels. `out` holds the validity flags ``CellGrid`` wrote (0xFFFF = valid
-    /// depth, 0 = hole) and receives the labels: 0 = none, r + 1 = region r.
+    /// depth, 0 = hole) and receives the labels: 0 = none, `slot[r]` + 1 = region r.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, grid: CellGrid,
          growing: RegionGrowing, configuration c: OrganizedPlaneDetector.Configuration,
          labels out: UnsafeMutableBufferPointer<UInt16>) {
@@ -29,23 +33,29 @@ struct PixelRefinement {
         var minimum = [SIMD2<Int32>](repeating: SIMD2(Int32.max, Int32.max), count: regionCount)
         var maximum = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: regionCount)
         let planes = growing.regions.prefix(regionCount).map { SIMD4($0.plane.normal, $0.plane.offset) }
+        var slot = [Int](repeating: 0, count: regionCount)
+        let bySize = (0..<regionCount).sorted {
+            let (m, n) = (growing.regions[$0].moments.count, growing.regions[$1].moments.count)
+            return m != n ? m > n : $0 < $1
+        }
+        for (position, r) in bySize.enumerated() { slot[r] = position }
         let noise = c.noise
         // The pixel threshold factor·σ(z) = a + b·(z − z0)², unpacked for the hot loops.
         let a = c.pixelDistanceFactor * noise.constant, b = c.pixelDistanceFactor * noise.quadratic
         let z0 = noise.referenceDepth
         let base = UnsafeRawPointer(points.baseAddress!)
 
-        // Scratch for one boundary cell, allocated once: its candidate planes, their labels and
-        // the sums of the pixels each receives.
-        let candidatePlanes = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 9)
-        let candidateLabels = UnsafeMutablePointer<UInt16>.allocate(capacity: 9)
-        let sums = UnsafeMutablePointer<ShiftedSums>.allocate(capacity: 9)
-        sums.initialize(repeating: ShiftedSums(reference: .zero), count: 9)
+        // Scratch for one boundary cell, allocated once: its candidate planes and labels, spread
+        // over vector lanes, and the sums of the pixels each receives.
+        let scratch = UnsafeMutablePointer<Candidate>.allocate(capacity: 9)
+        scratch.initialize(repeating: Candidate(), count: 9)
+        // And one row of a cell in lanes (see ``assign``).
+        let row = UnsafeMutablePointer<RowQuad>.allocate(capacity: (grid.cellSize + 3) / 4)
         defer {
-            candidatePlanes.deallocate()
-            candidateLabels.deallocate()
-            sums.deallocate()
+            scratch.deallocate()
+            row.deallocate()
         }
+        let labels = out.baseAddress!
         do {
             for cy in 0..<grid.rows {
                 for cx in 0..<grid.columns {
@@ -79,7 +89,7 @@ struct PixelRefinement {
                     if own >= 0 && own < regionCount && candidateCount == 1 { interior = true }
                     let x0 = Int(cell.x0), x1 = Int(cell.x1), y0 = Int(cell.y0), y1 = Int(cell.y1)
                     guard candidateCount > 0, cell.sums.count > 0 else {
-                        for v in y0..<y1 { for u in x0..<x1 { out[v * width + u] = 0 } }
+                        for v in y0..<y1 { (labels + (v &* width &+ x0)).update(repeating: 0, count: x1 - x0) }
                         continue
                     }
 
@@ -88,10 +98,14 @@ struct PixelRefinement {
                         // agrees with its neighbours, so all its valid pixels are the plane's and
                         // its sums go to the region whole. Without holes no point is read again.
                         // The validity flags AND the label: valid pixels get it, holes stay 0.
-                        let label = UInt16(own + 1)
-                        for v in y0..<y1 {
-                            let row = v * width
-                            for u in x0..<x1 { out[row + u] &= label }
+                        let label = UInt16(slot[own] + 1)
+                        if Int(cell.sums.count) == (x1 - x0) * (y1 - y0) {
+                            for v in y0..<y1 { (labels + (v &* width &+ x0)).update(repeating: label, count: x1 - x0) }
+                        } else {
+                            for v in y0..<y1 {
+                                let row = labels + (v &* width &+ x0)
+                                for u in 0..<(x1 - x0) { row[u] &= label }
+                            }
                         }
                         moments[own].merge(cell.moments)
                         noiseScatter[own] += cell.noise
@@ -101,20 +115,21 @@ struct PixelRefinement {
                     }
 
                     // At a boundary: each pixel goes to the nearest candidate plane within reach.
-                    for k in 0..<candidateCount {
-                        candidatePlanes[k] = planes[Int(candidates[k])]
-                        candidateLabels[k] = UInt16(candidates[k] + 1)
-                        sums[k] = ShiftedSums(reference: cell.sums.reference)
-                    }
                     var ownK = -1
-                    for k in 0..<candidateCount where Int(candidates[k]) == own { ownK = k }
-                    // The own region's pixels are the cell's (valid) pixels minus those that go
-                    // elsewhere or nowhere; `sums[ownK]` collects the latter.
-                    PixelRefinement.assign(x0: x0, x1: x1, y0: y0, y1: y1, width: width, points: base,
-                                           labels: out, planes: candidatePlanes, labelOf: candidateLabels,
-                                           count: candidateCount, own: ownK, sums: sums, a: a, b: b, z0: z0)
                     for k in 0..<candidateCount {
-                        var s = sums[k]
+                        let r = Int(candidates[k])
+                        if r == own { ownK = k }
+                        let plane = planes[r]
+                        scratch[k] = Candidate(plane: plane, label: UInt16(slot[r] + 1))
+                    }
+                    // The own region's pixels are the cell's (valid) pixels minus those that go
+                    // elsewhere or nowhere; the own candidate's sums collect the latter.
+                    let reference = cell.sums.reference
+                    PixelRefinement.assign(x0: x0, x1: x1, y0: y0, y1: y1, width: width, points: base, labels: labels,
+                                           candidates: scratch, count: candidateCount, own: ownK, reference: reference,
+                                           a: a, b: b, z0: z0, row: row)
+                    for k in 0..<candidateCount {
+                        var s = scratch[k].sums.shifted(reference: reference)
                         if k == ownK { s = cell.sums.subtracting(s) }
                         guard s.count > 0 else { continue }
                         let r = Int(candidates[k])
@@ -132,101 +147,126 @@ struct PixelRefinement {
         self.noise = noiseScatter
         self.minimum = minimum
         self.maximum = maximum
+        self.slot = slot
+    }
+
+    /// A candidate plane of a boundary cell, its coefficients and label repeated over the lanes
+    /// of a ``PointQuad``, and the sums of the pixels that go to it.
+    struct Candidate {
+        /// `(n, offset)` of the plane `n·p + offset = 0`.
+        var plane = SIMD4<Float>.zero
+        var label = SIMD4<Int32>.zero
+        var sums = LaneSums()
+
+        init() {}
+
+        /// The plane `n·p + offset = 0` given as `(n, offset)`, labelled `label`, no pixels yet.
+        init(plane: SIMD4<Float>, label: UInt16) {
+            self.plane = plane
+            self.label = SIMD4(repeating: Int32(label))
+        }
+    }
+
+    /// One quad of a row in ``assign``: its points in lanes and, per lane, the nearest
+    /// candidate's label so far and its squared distance.
+    struct RowQuad {
+        var quad: PointQuad
+        var distance: SIMD4<Float>
+        var best: SIMD4<Int32>
     }
 
     /// Labels the pixels of one boundary cell (`x0..<x1` × `y0..<y1`): each pixel with a valid
-    /// depth goes to the nearest of the `count` candidate planes it lies within a + b·(z − z0)²
-    /// of, or to none. Pixels that go to candidate k ≠ `own` are added to `sums[k]`; with an own
-    /// region (`own` ≥ 0), every valid pixel that does not go to it is added to `sums[own]`,
-    /// so that the own region's pixels are the cell's sums minus those. Four pixels at a time
-    /// are tested against every candidate in vector lanes; only pixels that do not simply go
-    /// to the own region are handled one by one.
+    /// depth goes to the nearest of the `count` candidates it lies within a + b·(z − z0)² of, or
+    /// to none. Pixels that go to candidate k ≠ `own` are added to its sums; with an own
+    /// candidate (`own` ≥ 0), every valid pixel that does not go to it is added to the own
+    /// candidate's sums, so that its pixels are the cell's sums minus those.
+    ///
+    /// A row at a time, in three passes over its quads (four pixels in vector lanes): the points
+    /// into lanes, then each candidate against every quad (its coefficients stay in registers),
+    /// then labels and sums; sums are only touched for quads where some pixel does not simply
+    /// go to the own region. (In one loop over quads the optimiser sinks the lane shuffles into
+    /// the loop over candidates and doubles the work.)
     @inline(__always)
     static func assign(x0: Int, x1: Int, y0: Int, y1: Int, width: Int, points base: UnsafeRawPointer,
-                       labels out: UnsafeMutableBufferPointer<UInt16>, planes: UnsafeMutablePointer<SIMD4<Float>>,
-                       labelOf: UnsafeMutablePointer<UInt16>, count: Int, own: Int,
-                       sums: UnsafeMutablePointer<ShiftedSums>, a: Float, b: Float, z0: Float) {
+                       labels: UnsafeMutablePointer<UInt16>, candidates: UnsafeMutablePointer<Candidate>, count: Int,
+                       own: Int, reference: SIMD3<Float>, a: Float, b: Float, z0: Float,
+                       row: UnsafeMutablePointer<RowQuad>) {
         let stride = MemoryLayout<SIMD3<Float>>.stride
-        let labels = out.baseAddress!
-        let ownLabel: UInt16 = own >= 0 ? labelOf[own] : 0
-        let none = SIMD4<Int32>(repeating: -1)
-        let ownLanes = SIMD4<Int32>(repeating: Int32(own))
-        let zero = SIMD4<Float>.zero, infinity = SIMD4<Float>(repeating: .infinity)
+        let ownLabel = own >= 0 ? candidates[own].label : SIMD4(repeating: -1)
+        let columns = x1 &- x0
         for v in y0..<y1 {
             let first = v &* width &+ x0
-            var pointer = base + first &* stride
-            var u = x0
-            while u &+ 4 <= x1 {
-                let p0 = pointer.load(as: SIMD4<Float>.self)
-                let p1 = pointer.load(fromByteOffset: stride, as: SIMD4<Float>.self)
-                let p2 = pointer.load(fromByteOffset: 2 &* stride, as: SIMD4<Float>.self)
-                let p3 = pointer.load(fromByteOffset: 3 &* stride, as: SIMD4<Float>.self)
-                let x = SIMD4(p0.x, p1.x, p2.x, p3.x), y = SIMD4(p0.y, p1.y, p2.y, p3.y)
-                let z = SIMD4(p0.z, p1.z, p2.z, p3.z)
-                let valid = (z .> zero) .& (z .< infinity)
-                let dz = z - z0
+            let quads = PixelRefinement.copyLanes(of: base + first &* stride, count: columns, to: row)
+            for j in 0..<quads {
+                let dz = row[j].quad.z - z0
                 let limit = a + b * dz * dz
-                var bestDistance = limit * limit
-                var best = none
-                for k in 0..<count {
-                    let plane = planes[k]
-                    let d = plane.x * x + plane.y * y + plane.z * z + plane.w
-                    let squared = d * d
-                    let closer = squared .<= bestDistance
-                    bestDistance.replace(with: squared, where: closer)
-                    best.replace(with: Int32(k), where: closer)
-                }
-                best.replace(with: -1, where: .!valid)
-                let index = v &* width &+ u
-                if own >= 0 && best == ownLanes {
-                    // The common case: all four pixels are the own region's.
-                    (labels + index).withMemoryRebound(to: SIMD4<UInt16>.self, capacity: 1) {
-                        $0.pointee = SIMD4(repeating: ownLabel)
-                    }
-                } else {
-                    let lanes: InlineArray<4, SIMD4<Float>> = [p0, p1, p2, p3]
-                    for lane in 0..<4 {
-                        assignOne(lanes[lane], best: Int(best[lane]), valid: valid[lane], at: labels + (index &+ lane),
-                                  labelOf: labelOf, own: own, sums: sums)
-                    }
-                }
-                pointer += 4 &* stride
-                u &+= 4
+                row[j].distance = limit * limit
+                row[j].best = .zero
             }
-            while u < x1 {
-                let p = pointer.load(as: SIMD4<Float>.self)
-                let valid = p.z > 0 && p.z < .infinity
-                var best = -1
-                if valid {
-                    let dz = p.z - z0
-                    let limit = a + b * dz * dz
-                    var bestDistance = limit * limit
-                    for k in 0..<count {
-                        let plane = planes[k]
-                        let d = plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w
-                        if d * d <= bestDistance { (best, bestDistance) = (k, d * d) }
-                    }
+            for k in 0..<count {
+                let plane = candidates[k].plane, label = candidates[k].label
+                let nx = SIMD4(repeating: plane.x), ny = SIMD4(repeating: plane.y)
+                let nz = SIMD4(repeating: plane.z), offset = SIMD4(repeating: plane.w)
+                for j in 0..<quads {
+                    let quad = row[j].quad
+                    let d = nx * quad.x + ny * quad.y + nz * quad.z + offset
+                    let squared = d * d
+                    // Ties go to the later candidate; a NaN distance never wins. (Bitwise blends:
+                    // `replace(with:where:)` and `pointwiseMin` compile to a branch per lane.)
+                    let closer = unsafeBitCast(squared .<= row[j].distance, to: SIMD4<Int32>.self)
+                    row[j].best = (row[j].best & ~closer) | (label & closer)
+                    row[j].distance = PointQuad.masked(row[j].distance, ~closer) + PointQuad.masked(squared, closer)
                 }
-                assignOne(p, best: best, valid: valid, at: labels + (v &* width &+ u), labelOf: labelOf, own: own,
-                          sums: sums)
-                pointer += stride
-                u &+= 1
+            }
+            var out = labels + first
+            for j in 0..<quads {
+                let quad = row[j].quad
+                let valid = quad.validity
+                let best = row[j].best & valid
+                let remaining = columns &- 4 &* j
+                if remaining >= 4 {
+                    UnsafeMutableRawPointer(out).storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: best),
+                                                            as: SIMD4<UInt16>.self)
+                } else {
+                    for lane in 0..<remaining { out[lane] = UInt16(truncatingIfNeeded: best[lane]) }
+                }
+                out += 4
+                // Valid pixels that leave the own region (or, without one, that join any plane).
+                let leaving = own >= 0 ? valid & unsafeBitCast(best .!= ownLabel, to: SIMD4<Int32>.self)
+                                       : unsafeBitCast(best .!= .zero, to: SIMD4<Int32>.self)
+                guard leaving != .zero else { continue }
+                if own >= 0 { candidates[own].sums.add(quad, minus: reference, where: leaving) }
+                for k in 0..<count where k != own {
+                    let joining = unsafeBitCast(best .== candidates[k].label, to: SIMD4<Int32>.self)
+                    if joining != .zero { candidates[k].sums.add(quad, minus: reference, where: joining) }
+                }
             }
         }
     }
 
-    /// Writes one pixel's label and adds it to the sums ``assign`` keeps.
+    /// Copies `count` points starting at `points` into the quads of `row`. A last, partial quad
+    /// is padded with the origin, which has no valid depth. Returns the number of quads.
     @inline(__always)
-    static func assignOne(_ p: SIMD4<Float>, best: Int, valid: Bool, at label: UnsafeMutablePointer<UInt16>,
-                          labelOf: UnsafeMutablePointer<UInt16>, own: Int, sums: UnsafeMutablePointer<ShiftedSums>) {
-        let point = SIMD3(p.x, p.y, p.z)
-        if best >= 0 {
-            label.pointee = labelOf[best]
-            guard best != own else { return }
-            sums[best].add(point)
-        } else {
-            label.pointee = 0
+    static func copyLanes(of points: UnsafeRawPointer, count: Int, to row: UnsafeMutablePointer<RowQuad>) -> Int {
+        let stride = MemoryLayout<SIMD3<Float>>.stride
+        var pointer = points, out = row
+        var left = count
+        while left >= 4 {
+            out.pointee.quad = PointQuad(pointer)
+            out += 1
+            pointer += 4 &* stride
+            left &-= 4
         }
-        if own >= 0 && valid { sums[own].add(point) }
+        if left > 0 {
+            var x = SIMD4<Float>.zero, y = SIMD4<Float>.zero, z = SIMD4<Float>.zero
+            for lane in 0..<left {
+                let p = pointer.load(fromByteOffset: lane &* stride, as: SIMD3<Float>.self)
+                x[lane] = p.x
+                y[lane] = p.y
+                z[lane] = p.z
+            }
+            out.pointee.quad = PointQuad(x: x, y: y, z: z)
+        }
+        return (count &+ 3) / 4
     }
 }

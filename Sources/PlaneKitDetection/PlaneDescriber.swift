@@ -129,18 +129,31 @@ struct OccupancyOutline {
     /// Morphological closing (dilate then erode, 3×3): bridges the one-cell gaps that sparse
     /// sampling leaves inside a surface. The margin stays empty.
     static func closed(_ grid: [Bool], columns: Int, rows: Int) -> [Bool] {
+        // A 3×3 neighbourhood is a 3-wide row neighbourhood of 3-tall column neighbourhoods, so
+        // each pass is two passes of three reads instead of one of nine.
         func neighbourhood(_ source: [Bool], any: Bool) -> [Bool] {
+            var across = [Bool](repeating: false, count: source.count)
             var out = [Bool](repeating: false, count: source.count)
-            for r in 1..<(rows - 1) {
-                for c in 1..<(columns - 1) {
-                    var hit = !any
-                    for dr in -1...1 {
-                        for dc in -1...1 {
-                            let v = source[(r + dr) * columns + c + dc]
-                            if any ? v : !v { hit = any }
+            source.withUnsafeBufferPointer { s in
+                across.withUnsafeMutableBufferPointer { h in
+                    for r in 0..<rows {
+                        let row = r * columns
+                        for c in 1..<(columns - 1) {
+                            let (a, b, d) = (s[row + c - 1], s[row + c], s[row + c + 1])
+                            h[row + c] = any ? (a || b || d) : (a && b && d)
                         }
                     }
-                    out[r * columns + c] = hit
+                }
+            }
+            across.withUnsafeBufferPointer { h in
+                out.withUnsafeMutableBufferPointer { o in
+                    for r in 1..<(rows - 1) {
+                        let row = r * columns
+                        for c in 1..<(columns - 1) {
+                            let (a, b, d) = (h[row - columns + c], h[row + c], h[row + columns + c])
+                            o[row + c] = any ? (a || b || d) : (a && b && d)
+                        }
+                    }
                 }
             }
             return out

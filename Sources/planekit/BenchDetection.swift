@@ -9,11 +9,13 @@ struct BenchDetection: ParsableCommand {
         commandName: "detection",
         abstract: "Time plane detection on VGA frames next to PCL's organized pipeline.",
         discussion: """
-            For each frame — the real 640×480 clouds in ../shared/data/pcl/ and generated rooms — \
-            runs PlaneKit's organized detector and PCL's IntegralImageNormalEstimation + \
-            OrganizedMultiPlaneSegmentation (through the bridge) on one thread, and prints the \
-            median milliseconds per frame of each and the speed-up. Reading is not timed; \
-            everything inside detection is (cell fits, growing, refinement, outlines, classes).
+            For each frame — the real 640×480 clouds and depth images in ../shared/data/pcl/ and \
+            generated rooms — runs PlaneKit's organized detector and PCL's \
+            IntegralImageNormalEstimation + OrganizedMultiPlaneSegmentation (through the bridge) \
+            on one thread, and prints the median milliseconds per frame of each and the speed-up. \
+            Reading is not timed; everything inside detection is (cell fits, growing, refinement, \
+            outlines, classes). --pcl-runs 0 times PlaneKit alone; --frame picks frames by name, \
+            so an instruction counter (perf stat) can be pointed at one frame.
 
             Build in release mode first, or the figures mean nothing:
               swift build -c release && .build/release/planekit bench detection
@@ -23,8 +25,11 @@ struct BenchDetection: ParsableCommand {
     @Option(help: "Timed runs of PlaneKit's detector per frame (the median is reported).")
     var runs = 30
 
-    @Option(help: "Timed runs of the PCL pipeline per frame (it is much slower).")
+    @Option(help: "Timed runs of the PCL pipeline per frame (it is much slower); 0 skips PCL.")
     var pclRuns = 10
+
+    @Option(help: ArgumentHelp("Time only the frames whose name contains TEXT (repeatable).", valueName: "TEXT"))
+    var frame: [String] = []
 
     @Option(help: "Generated rooms to time besides the real frames.")
     var synthetic = 5
@@ -36,22 +41,25 @@ struct BenchDetection: ParsableCommand {
     var json = false
 
     mutating func run() throws {
-        guard runs > 0, pclRuns > 0, synthetic >= 0 else {
-            throw ValidationError("--runs and --pcl-runs must be positive, --synthetic not negative")
+        guard runs > 0, pclRuns >= 0, synthetic >= 0 else {
+            throw ValidationError("--runs must be positive, --pcl-runs and --synthetic not negative")
         }
         if BuildConfiguration.isDebug {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
+        let filters = frame
+        let wanted = { (name: String) in filters.isEmpty || filters.contains { name.contains($0) } }
         var frames: [(name: String, cloud: PointCloud)] = []
-        for name in BenchFrames.realFrameNames {
+        for name in BenchFrames.realFrameNames where wanted(name) {
             let path = "\(data)/pcl/\(name)"
             do {
+                // Depth images find their intrinsics in the sidecar beside them.
                 frames.append((name, try PointCloudReader.read(path: path)))
             } catch {
                 Diagnostics.warn("skipping \(error)")
             }
         }
-        for seed in 0..<UInt64(synthetic) {
+        for seed in 0..<UInt64(synthetic) where wanted("synthetic room seed \(seed + 1)") {
             frames.append(("synthetic room seed \(seed + 1)", SyntheticFrame(seed: seed + 1).cloud))
         }
         guard !frames.isEmpty else {
@@ -64,8 +72,9 @@ struct BenchDetection: ParsableCommand {
             _ = try detector.detect(in: cloud)  // warm caches and lazy initialisation
             var planes = 0
             let ours = try BenchTimer.median(runs) { planes = try detector.detect(in: cloud).planes.count }
-            var pclPlanes = 0
-            let theirs = try BenchTimer.median(pclRuns) { pclPlanes = try pcl.segment(cloud).planes.count }
+            var pclPlanes: Int? = nil
+            let theirs: Double? = pclRuns == 0 ? nil
+                : try BenchTimer.median(pclRuns) { pclPlanes = try pcl.segment(cloud).planes.count }
             rows.append(BenchRow(frame: name, planekitMilliseconds: ours, planekitPlanes: planes,
                                  pclMilliseconds: theirs, pclPlanes: pclPlanes))
         }
@@ -79,6 +88,8 @@ enum BenchFrames {
     static let realFrameNames = [
         "frame_20121214T142255.814212.pcd", "frame_20121214T142256.068683.pcd", "frame_20121214T142256.332395.pcd",
         "milk_cartoon_all_small_clorox.pcd", "table_scene_mug_stereo_textured.pcd",
+        "depth/frame_20121214T142255.814212_depth.tiff", "depth/frame_20121214T142256.068683_depth.tiff",
+        "depth/frame_20121214T142256.332395_depth.tiff",
     ]
 }
 
@@ -105,22 +116,22 @@ enum BenchTimer {
     }
 }
 
-/// One frame's timings.
+/// One frame's timings; the PCL fields are `nil` when PCL was not timed (`--pcl-runs 0`).
 struct BenchRow: Encodable {
     let frame: String
     let planekitMilliseconds: Double
     let planekitPlanes: Int
-    let pclMilliseconds: Double
-    let pclPlanes: Int
-    let speedup: Double
+    let pclMilliseconds: Double?
+    let pclPlanes: Int?
+    let speedup: Double?
 
-    init(frame: String, planekitMilliseconds: Double, planekitPlanes: Int, pclMilliseconds: Double, pclPlanes: Int) {
+    init(frame: String, planekitMilliseconds: Double, planekitPlanes: Int, pclMilliseconds: Double?, pclPlanes: Int?) {
         self.frame = frame
         self.planekitMilliseconds = planekitMilliseconds
         self.planekitPlanes = planekitPlanes
         self.pclMilliseconds = pclMilliseconds
         self.pclPlanes = pclPlanes
-        speedup = pclMilliseconds / planekitMilliseconds
+        speedup = pclMilliseconds.map { $0 / planekitMilliseconds }
     }
 }
 
@@ -130,27 +141,34 @@ struct BenchSummary: Encodable {
     let runs: Int
     let pclRuns: Int
     let medianPlaneKitMilliseconds: Double
-    let medianPCLMilliseconds: Double
+    let medianPCLMilliseconds: Double?
+    /// The slowest frame's median: the figure a per-frame budget is held to.
+    let slowestPlaneKitMilliseconds: Double
 
     init(rows: [BenchRow], runs: Int, pclRuns: Int) {
         self.rows = rows
         self.runs = runs
         self.pclRuns = pclRuns
         medianPlaneKitMilliseconds = BenchTimer.median(rows.map(\.planekitMilliseconds))
-        medianPCLMilliseconds = BenchTimer.median(rows.map(\.pclMilliseconds))
+        let pcl = rows.compactMap(\.pclMilliseconds)
+        medianPCLMilliseconds = pcl.isEmpty ? nil : BenchTimer.median(pcl)
+        slowestPlaneKitMilliseconds = rows.map(\.planekitMilliseconds).max() ?? .nan
     }
 
     var table: String {
-        let widths = [38, -12, -7, -12, -7, -9]
+        let widths = [46, -12, -7, -12, -7, -9]
         func line(_ cells: [String]) -> String { PlaneTable.row(Array(zip(cells, widths))) }
+        func format(_ value: Double?, _ pattern: String) -> String { value.map { String(format: pattern, $0) } ?? "–" }
         var lines = [line(["frame (640×480)", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up"])]
         for r in rows {
             lines.append(line([r.frame, String(format: "%.2f", r.planekitMilliseconds), String(r.planekitPlanes),
-                               String(format: "%.1f", r.pclMilliseconds), String(r.pclPlanes), String(format: "%.0f×", r.speedup)]))
+                               format(r.pclMilliseconds, "%.1f"), r.pclPlanes.map(String.init) ?? "–",
+                               format(r.speedup, "%.0f×")]))
         }
         lines.append(line(["median over frames", String(format: "%.2f", medianPlaneKitMilliseconds), "",
-                           String(format: "%.1f", medianPCLMilliseconds), "",
-                           String(format: "%.0f×", medianPCLMilliseconds / medianPlaneKitMilliseconds)]))
+                           format(medianPCLMilliseconds, "%.1f"), "",
+                           format(medianPCLMilliseconds.map { $0 / medianPlaneKitMilliseconds }, "%.0f×")]))
+        lines.append(line(["slowest frame", String(format: "%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
         lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, "
             + (BuildConfiguration.isDebug ? "DEBUG build: not meaningful" : "release build"))
         return lines.joined(separator: "\n")
