@@ -23,9 +23,6 @@ let package = Package(
     targets: [
         // MARK: System libraries, found with pkg-config.
         .systemLibrary(
-            name: "CPCLIO", path: "Sources/System/CPCLIO", pkgConfig: "pcl_io",
-            providers: [.apt(["libpcl-dev"])]),
-        .systemLibrary(
             name: "CPCLSegmentation", path: "Sources/System/CPCLSegmentation", pkgConfig: "pcl_segmentation",
             providers: [.apt(["libpcl-dev"])]),
         .systemLibrary(
@@ -35,9 +32,9 @@ let package = Package(
         // MARK: The pipeline.
         .target(name: "PlaneKitGeometry"),
         .target(
-            name: "PCLBridge", dependencies: ["CPCLIO", "CPCLSegmentation"],
+            name: "PCLBridge", dependencies: ["CPCLSegmentation"],
             cxxSettings: [.define("NDEBUG")]),
-        .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "PCLBridge", "CZlib"]),
+        .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "CZlib"]),
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridge"]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),

@@ -4,7 +4,7 @@
 # library it returns at once without touching apt.
 set -euo pipefail
 
-needed_pkgconfig=(pcl_io pcl_segmentation zlib)
+needed_pkgconfig=(pcl_segmentation zlib)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 || return 1

@@ -2,10 +2,11 @@ import PlaneKitGeometry
 
 /// A PCD file's header, parsed and checked against the file before anything trusts it.
 ///
-/// PCL allocates whatever a header claims (PCL 1.13 aborts the process on a 200-byte file that
-/// claims 10¹⁰ points), so PlaneKit reads and validates the header itself first: field
-/// declarations agree, `POINTS == WIDTH × HEIGHT`, x/y/z are floats, the count is within
-/// ``InputLimits/maximumElements`` and the data the header promises fits in the file.
+/// A header can claim anything (a 200-byte file may claim 10¹⁰ points), so nothing is allocated
+/// for the data until the header is validated: field declarations agree, `POINTS == WIDTH ×
+/// HEIGHT`, x/y/z are floats, the count is within ``InputLimits/maximumElements`` and the data
+/// the header promises fits in the file (for `binary_compressed`, within what LZF can expand
+/// the stored bytes to).
 public struct PCDHeader: Sendable, Equatable {
     /// How the point data is stored after the header.
     public enum Encoding: String, Sendable {
@@ -49,6 +50,20 @@ public struct PCDHeader: Sendable, Equatable {
     /// Bytes per point: the sum of `size × count` over the fields.
     public var pointSize: Int { fields.reduce(0) { $0 + $1.size * $1.count } }
 
+    /// Bytes per point in `binary_compressed` data when PCL's padding fields (named `_`) are left
+    /// out, as PCL's writer does: it stores only real fields, one after the other.
+    var pointSizeWithoutPadding: Int {
+        fields.reduce(0) { $0 + ($1.name == PCDHeader.paddingName ? 0 : $1.size * $1.count) }
+    }
+
+    /// The name PCL gives fields that only pad a point to an aligned size.
+    static let paddingName = "_"
+
+    /// The byte offset of field `index` inside a point record: the sizes of the fields before it.
+    func offset(ofField index: Int) -> Int {
+        fields[..<index].reduce(0) { $0 + $1.size * $1.count }
+    }
+
     /// The sensor pose the `VIEWPOINT` describes.
     public var sensorPose: Transform {
         Transform(rotation: Quaternion(x: viewpoint[4], y: viewpoint[5], z: viewpoint[6], w: viewpoint[3]),
@@ -61,9 +76,10 @@ public struct PCDHeader: Sendable, Equatable {
     /// The most header bytes read while looking for the `DATA` line.
     static let maximumHeaderBytes = 1 << 20
 
-    /// Parses the header at the start of `bytes` (the file's first bytes) and validates it
-    /// against `fileSize`. For `binary_compressed`, `bytes` must extend 8 bytes past the header
-    /// (the two sizes), which it does whenever the file does.
+    /// Parses the header at the start of `bytes` (the file's first bytes, or all of them) and
+    /// validates it against `fileSize`. For `binary_compressed`, `bytes` must extend 8 bytes past
+    /// the header (the two sizes), which it does whenever the file does. Only the first
+    /// ``maximumHeaderBytes`` are searched for the `DATA` line.
     static func parse(_ bytes: [UInt8], fileSize: Int, source: String) throws(InputError) -> PCDHeader {
         func fail(_ problem: String) -> InputError { InputError(source: source, problem: problem) }
 
@@ -76,15 +92,16 @@ public struct PCDHeader: Sendable, Equatable {
         var lineNumber = 0
         var position = 0
 
+        let searched = min(bytes.count, maximumHeaderBytes)
         while encoding == nil {
-            guard position < bytes.count else {
-                throw fail(bytes.count >= maximumHeaderBytes
+            guard position < searched else {
+                throw fail(searched >= maximumHeaderBytes
                            ? "no DATA line in the first \(maximumHeaderBytes) bytes: not a PCD header"
                            : "header ends without a DATA line (truncated or not a PCD file)")
             }
             lineNumber += 1
             var end = position
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            while end < searched, end - position <= 65536, bytes[end] != 0x0A { end += 1 }
             let lineBytes = bytes[position..<end]
             position = end + 1
             guard lineBytes.count <= 65536, !lineBytes.contains(0) else {
@@ -213,11 +230,15 @@ public struct PCDHeader: Sendable, Equatable {
                 Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
             }
             let compressed = uint32(headerLength), uncompressed = uint32(headerLength + 4)
-            guard uncompressed == payload else {
+            // PCL leaves padding fields out of compressed data; accept either layout.
+            guard uncompressed == payload || uncompressed == points * pointSizeWithoutPadding else {
                 throw fail("uncompressed size \(uncompressed) is not \(points) points × \(pointSize) bytes = \(payload)")
             }
             guard compressed > 0, compressed <= dataBytes - 8 else {
                 throw fail("truncated: compressed size \(compressed) but only \(dataBytes - 8) bytes follow the header")
+            }
+            guard uncompressed <= compressed * LZF.maximumExpansion else {
+                throw fail("compressed size \(compressed) cannot expand to the \(uncompressed) bytes claimed (LZF expands at most \(LZF.maximumExpansion)×)")
             }
         case .ascii:
             // Every value takes at least one character and one separator.

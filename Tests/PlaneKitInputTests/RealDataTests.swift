@@ -32,6 +32,27 @@ struct RealDataTests {
         #expect(milk.sensorPose == .identity)
     }
 
+    /// FNV-1a over every coordinate's bits (NaN payloads included) and every colour byte.
+    static func digest(_ cloud: PointCloud) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ value: UInt32) {
+            for shift in stride(from: 0, to: 32, by: 8) { hash = (hash ^ UInt64(value >> UInt32(shift) & 0xFF)) &* 0x100_0000_01B3 }
+        }
+        for p in cloud.points { mix(p.x.bitPattern); mix(p.y.bitPattern); mix(p.z.bitPattern) }
+        for c in cloud.colors ?? [] { mix(UInt32(c.x) << 16 | UInt32(c.y) << 8 | UInt32(c.z)) }
+        return hash
+    }
+
+    /// Every bit of every real PCD as PCL 1.13's PCDReader read it (pinned when PlaneKit still
+    /// read PCDs through PCL, so our own reader must reproduce PCL point for point).
+    @Test(arguments: zip(frames + ["milk_cartoon_all_small_clorox", "table_scene_mug_stereo_textured", "sac_plane_test"],
+                         [11_573_130_608_849_462_261, 5_264_841_424_580_945_889, 3_518_041_989_935_144_010,
+                          18_235_324_290_275_725_341, 6_649_813_857_092_370_264, 2_041_978_044_209_327_103] as [UInt64]))
+    func sameBitsAsPCL(name: String, digest: UInt64) throws {
+        let cloud = try PointCloudReader.read(path: SharedData.path("pcl/\(name).pcd"))
+        #expect(Self.digest(cloud) == digest)
+    }
+
     @Test func unorganizedASCII() throws {
         let cloud = try PointCloudReader.read(path: SharedData.path("pcl/sac_plane_test.pcd"))
         #expect(cloud.width == 3283 && cloud.height == 1 && !cloud.isOrganized)
@@ -42,7 +63,7 @@ struct RealDataTests {
     }
 
     /// Independent cross-check: the Kinect PCDs and the TIFF depth images of the same frames,
-    /// read by two unrelated code paths (PCL's LZF reader vs our PackBits TIFF decoder).
+    /// read by two unrelated code paths (the LZF PCD reader vs the PackBits TIFF decoder).
     @Test(arguments: zip(frames, [271_575, 271_395, 271_328]))
     func pcdMatchesTIFFDepth(name: String, valid: Int) throws {
         let cloud = try PointCloudReader.read(path: SharedData.path("pcl/\(name).pcd"))

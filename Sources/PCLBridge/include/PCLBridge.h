@@ -7,7 +7,6 @@
 #define PLANEKIT_PCLBRIDGE_H
 
 #include "pk_common.h"
-#include "pk_pcd.h"
 #include "pk_segmentation.h"
 
 #endif

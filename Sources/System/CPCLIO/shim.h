@@ -1,1 +1,0 @@
-// Intentionally empty: PCL's C++ headers are included by PCLBridge's .cpp files only.
