@@ -31,7 +31,7 @@ struct DirectionCells {
 
     /// Face coordinates run from −1 to 1 over ``side`` units; a direction's cell is its face
     /// coordinates rounded to the nearest unit, so there are `side + 1` cells along each side.
-    static let side = 24
+    static let side = 32
     /// Cells along each side of a face.
     static let perSide = side + 1
     /// The cell of every direction that has none (zero, NaN or infinite): always empty.

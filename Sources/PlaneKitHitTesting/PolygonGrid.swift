@@ -137,8 +137,9 @@ import PlaneKitGeometry
     /// ``PolygonGrid/footprint`` counts any block of cells with four reads.
     var sums = ContiguousArray<SIMD2<Int32>>()
 
-    /// The most cells along a grid's longer side: 64 × 64 bytes keeps 20 planes' grids in L2.
-    static let maximumSide = 64
+    /// The most cells along a grid's longer side: 128 × 128 bytes keeps 20 planes' grids in L2, and the
+    /// cells an outline crosses (which cost a slab scan) a thin band along it.
+    static let maximumSide = 128
 
     /// Prepares `polygon` and appends its grid data; returns the grid.
     mutating func add(_ polygon: Polygon2D) -> PolygonGrid {
