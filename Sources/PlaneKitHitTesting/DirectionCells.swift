@@ -11,10 +11,27 @@
 /// The planes are numbered by their nearest distance from the origin, so a cell's bits, taken
 /// lowest first, run front to back: the first hit usually comes first and puts the later planes
 /// behind it, out of reach of their costlier bounds tests.
+///
+/// Each listed plane is then classified per cell by its footprint: where the rays of the cell
+/// (widened by ``footprintPad``) meet the plane, widened by the rounding of the kernel's local
+/// coordinates. A footprint the bounds test accepts everywhere marks the plane "inside" for the
+/// cell (its rays skip the local coordinates and the polygon test); one it rejects everywhere
+/// takes the plane out of the cell. Everything else, and every doubtful case, stays listed
+/// with the exact test. A cell is classified when its first ray comes (``classify``): a
+/// camera's rays fill a small share of the cells, and the others cost nothing.
 struct DirectionCells {
+    /// One cell's planes: bit `k` is ``order``[k].
+    struct Cell {
+        /// The planes a ray of the cell may hit.
+        var listed: UInt64
+        /// The listed planes whose bounds test passes for every ray of the cell that reaches
+        /// them (in front, not parallel): only their distance is needed.
+        var inside: UInt64
+    }
+
     /// Face coordinates run from −1 to 1 over ``side`` units; a direction's cell is its face
     /// coordinates rounded to the nearest unit, so there are `side + 1` cells along each side.
-    static let side = 24
+    static let side = 32
     /// Cells along each side of a face.
     static let perSide = side + 1
     /// The cell of every direction that has none (zero, NaN or infinite): always empty.
@@ -22,18 +39,28 @@ struct DirectionCells {
     /// How far each plane's patch is widened, in face coordinates (about 1°): covers the rounding
     /// of the ray's face coordinates and of the kernel's hit point (see ``build``).
     static let pad = 0.02
+    /// How far a cell is widened, in face coordinates, for its footprints: covers the rounding
+    /// of a ray's face coordinates in ``cells(_:_:_:)`` (a few float units of numbers up to
+    /// ``side``, some 10⁻⁶ here); the rounding of the hit point is covered in local coordinates.
+    static let footprintPad = 1e-3
     /// The most planes a table can hold (one bit each in a `UInt64` per cell).
     static let maximumPlanes = 64
 
-    /// One bit mask per cell, face after face, row-major, and an empty one for ``noCell``; bit
-    /// `k` is ``order``[k].
-    private(set) var masks: ContiguousArray<UInt64>
+    /// One entry per cell, face after face, row-major, and an empty one for ``noCell``.
+    var masks: ContiguousArray<Cell>
+    /// Per cell (and ``noCell``), whether its planes have been classified (see ``classify``).
+    var classified: ContiguousArray<Bool>
+    /// Per bit, the plane's footprint numbers.
+    private(set) var footprints: ContiguousArray<Footprints>
     /// Plane indices (into the kernel's planes) from nearest to farthest from the origin.
     private(set) var order: ContiguousArray<Int32>
 
     /// An empty table, ready for ``build``.
     init() {
-        masks = ContiguousArray(repeating: 0, count: DirectionCells.noCell + 1)
+        masks = ContiguousArray(repeating: Cell(listed: 0, inside: 0), count: DirectionCells.noCell + 1)
+        classified = ContiguousArray(repeating: true, count: DirectionCells.noCell + 1)
+        footprints = []
+        footprints.reserveCapacity(DirectionCells.maximumPlanes)
         order = []
         order.reserveCapacity(DirectionCells.maximumPlanes)
     }
@@ -76,7 +103,7 @@ struct DirectionCells {
     }
 
     /// Fills the table for rays from `origin` (finite) against the planes' `rectangles`; only
-    /// planes for which `include` is true are listed.
+    /// planes for which `include` is true are listed. No cell is classified yet.
     ///
     /// Rounding: the kernel's hit point `o + t·d` carries the relative error of
     /// `t = −s / (n·d)`: a few float units of the sizes involved (|d|, |o|, the offset) over
@@ -87,7 +114,9 @@ struct DirectionCells {
     /// origin on the plane, is put in every cell.
     mutating func build(origin: SIMD3<Float>, rectangles: UnsafeBufferPointer<PlaneRectangle>, include: (Int) -> Bool) {
         let side = DirectionCells.side
-        for k in masks.indices { masks[k] = 0 }
+        for k in masks.indices { masks[k] = Cell(listed: 0, inside: 0) }
+        for k in 0..<DirectionCells.noCell { classified[k] = false }
+        footprints.removeAll(keepingCapacity: true)
         let noCell = DirectionCells.noCell
         order.removeAll(keepingCapacity: true)
         let o = SIMD3<Double>(origin)
@@ -108,8 +137,10 @@ struct DirectionCells {
                 order.append(Int32(entry.index))
                 let bit = UInt64(1) << UInt64(bitIndex)
                 let r = rectangles[entry.index]
+                // Not classified unless its numbers are placed well (replaced below).
+                footprints.append(Footprints(origin: o, rectangle: r, distance: .nan, index: entry.index))
                 guard case .corners(let world) = r.reach else {
-                    for k in 0..<noCell { masks[k] |= bit }
+                    for k in 0..<noCell { masks[k].listed |= bit }
                     continue
                 }
                 let corners = world.map { $0 - o }
@@ -117,9 +148,10 @@ struct DirectionCells {
                 let farthest = corners.map { dot($0, $0).squareRoot() }.max()!
                 let scale = farthest + dot(o, o).squareRoot() + r.constants
                 guard s > 0, 5e-7 * scale <= 1e-3 * s else {
-                    for k in 0..<noCell { masks[k] |= bit }
+                    for k in 0..<noCell { masks[k].listed |= bit }
                     continue
                 }
+                footprints[bitIndex] = Footprints(origin: o, rectangle: r, distance: s, index: entry.index)
                 // Points of the rectangle inside a face's pyramid have their major coordinate
                 // m ≥ |q| / √3 ≥ s / √3, so clipping at m ≥ s / 2 drops none of them.
                 let clip = s / 2
@@ -164,11 +196,111 @@ struct DirectionCells {
                     let columns = range(lo.x, hi.x)
                     for row in range(lo.y, hi.y) {
                         let base = (face * perSide + row) * perSide
-                        for column in columns { masks[base + column] |= bit }
+                        for column in columns { masks[base + column].listed |= bit }
                     }
                 }
             }
         }
+    }
+}
+
+extension DirectionCells {
+    /// Classifies the listed planes of cell `index` (not ``noCell``) by their footprints:
+    /// `footprint(plane, lo, hi)` tells what a plane's bounds test answers over the local
+    /// rectangle `lo…hi`. Out of line: it runs once per cell a run's rays reach.
+    @inline(never)
+    static func classify(_ index: Int, masks: UnsafeMutableBufferPointer<Cell>, classified: UnsafeMutableBufferPointer<Bool>,
+                         footprints: UnsafeBufferPointer<Footprints>,
+                         footprint: (Int, SIMD2<Double>, SIMD2<Double>) -> PolygonGrid.Footprint) {
+        classified[index] = true
+        let face = index / (perSide * perSide), row = index / perSide % perSide, column = index % perSide
+        var listed = masks[index].listed, inside: UInt64 = 0
+        var pending = listed
+        while pending != 0 {
+            let k = pending.trailingZeroBitCount
+            let bit = pending & (0 &- pending)
+            pending &= pending &- 1
+            let f = footprints[k]
+            guard let (lo, hi) = f.bounds(face: face, row: row, column: column) else { continue }
+            switch footprint(f.index, lo, hi) {
+            case .inside: inside |= bit
+            case .outside: listed &= ~bit
+            case .mixed: break
+            }
+        }
+        masks[index] = Cell(listed: listed, inside: inside)
+    }
+}
+
+/// One plane's numbers for its footprints in the direction cells of one origin (plain values,
+/// so that classifying a cell touches no reference counts).
+struct Footprints {
+    let o: SIMD3<Double>
+    let normal: SIMD3<Double>
+    let xRow: SIMD3<Double>, zRow: SIMD3<Double>
+    let xConstant: Double, zConstant: Double, constants: Double
+    /// `n·o + offset`.
+    let signed: Double
+    /// `|n·o + offset|`, the origin's distance from the plane, placed well enough for the
+    /// rounding bounds of ``DirectionCells/build``; NaN for a plane not to classify.
+    let distance: Double
+    /// The largest of the local-coordinate rows' lengths and 1.
+    let rowSize: Double
+    /// The plane's index in the kernel.
+    let index: Int
+
+    init(origin: SIMD3<Double>, rectangle r: PlaneRectangle, distance: Double, index: Int) {
+        o = origin
+        normal = r.normal
+        (xRow, zRow, xConstant, zConstant, constants) = (r.xRow, r.zRow, r.xConstant, r.zConstant, r.constants)
+        signed = dot(r.normal, origin) + r.offset
+        self.distance = distance
+        rowSize = max(1, dot(r.xRow, r.xRow).squareRoot(), dot(r.zRow, r.zRow).squareRoot())
+        self.index = index
+    }
+
+    /// The local rectangle holding every local point the kernel can compute for a ray of the
+    /// cell; `nil` unless every direction of the cell widened by ``DirectionCells/footprintPad`` meets
+    /// the plane in front of the origin. Then those directions' hits make the convex quadrilateral of the four corner
+    /// directions' hits (the cell is a convex cone, the plane cuts it in a convex set, and the
+    /// map to local coordinates is affine); its bounding rectangle is widened by the rounding
+    /// of the kernel's hit point (the relative error of its distance along the ray, bounded as in
+    /// ``DirectionCells/build`` with the footprint's own farthest point, moves it at most that
+    /// share of the distance) and of the local coordinates themselves (a few float units of the
+    /// origin, the hit and the plane's constants), all times four for margin.
+    func bounds(face: Int, row: Int, column: Int) -> (lo: SIMD2<Double>, hi: SIMD2<Double>)? {
+        let half = Double(DirectionCells.side) / 2, pad = DirectionCells.footprintPad
+        let a0 = (Double(column) - 0.5) / half - 1 - pad, a1 = (Double(column) + 0.5) / half - 1 + pad
+        let b0 = (Double(row) - 0.5) / half - 1 - pad, b1 = (Double(row) + 0.5) / half - 1 + pad
+        // Written so that NaN fails.
+        guard distance > 0 else { return nil }
+        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+        var farthest = 0.0
+        for corner in 0..<4 {
+            let a = corner & 1 == 0 ? a0 : a1, b = corner < 2 ? b0 : b1
+            // The inverse of the face frames of DirectionCells.cells.
+            let w: SIMD3<Double>
+            switch face {
+            case 0: w = SIMD3(1, a, b)
+            case 1: w = SIMD3(-1, a, b)
+            case 2: w = SIMD3(a, 1, b)
+            case 3: w = SIMD3(a, -1, b)
+            case 4: w = SIMD3(a, b, 1)
+            default: w = SIMD3(a, b, -1)
+            }
+            let t = -signed / dot(normal, w)
+            // Written so that NaN fails.
+            guard t > 0, t < .infinity else { return nil }
+            let p = o + t * w
+            let local = SIMD2(dot(xRow, p) + xConstant, dot(zRow, p) + zConstant)
+            lo = pointwiseMin(lo, local)
+            hi = pointwiseMax(hi, local)
+            farthest = max(farthest, t * dot(w, w).squareRoot())
+        }
+        let size = 2 * dot(o, o).squareRoot() + farthest + constants
+        let relativeError = 5e-7 * size / distance
+        let margin = 4 * rowSize * (relativeError * farthest + 1.2e-7 * 4 * size)
+        return (lo - margin, hi + margin)
     }
 }
 
@@ -192,6 +324,11 @@ struct PlaneRectangle: Sendable {
     /// The size of the plane's own numbers (offset and local-coordinate constants), which
     /// bounds the rounding of a hit's distance and local coordinates with the origin's size.
     var constants: Double
+    /// Local x and z of a world point p: `dot(p, xRow) + xConstant`, `dot(p, zRow) + zConstant`.
+    var xRow: SIMD3<Double>
+    var xConstant: Double
+    var zRow: SIMD3<Double>
+    var zConstant: Double
 
     /// The rectangle `minimum…maximum` in the plane's local `(x, z)`, for a plane with local
     /// coordinates `dot(p, xRow) + xConstant`, `dot(p, zRow) + zConstant`: each corner is the
@@ -201,6 +338,10 @@ struct PlaneRectangle: Sendable {
          minimum: SIMD2<Float>, maximum: SIMD2<Float>) {
         self.normal = SIMD3<Double>(normal)
         self.offset = Double(offset)
+        self.xRow = SIMD3<Double>(xRow)
+        self.xConstant = Double(xConstant)
+        self.zRow = SIMD3<Double>(zRow)
+        self.zConstant = Double(zConstant)
         constants = abs(Double(offset)) + abs(Double(xConstant)) + abs(Double(zConstant))
         // Written so that NaN fails.
         guard minimum.x <= maximum.x, minimum.y <= maximum.y, normal != .zero, normal.isFinite, offset.isFinite else {

@@ -18,7 +18,7 @@ struct OriginCast {
 
     /// The planes' bounds rectangles (polygon or extent) in the world.
     let rectangles: ContiguousArray<PlaneRectangle>
-    private var cells = DirectionCells()
+    private(set) var cells = DirectionCells()
     /// The planes in the cells' bit order.
     private var candidates = ContiguousArray<Candidate>()
 
@@ -41,28 +41,72 @@ struct OriginCast {
         }
     }
 
-    /// Casts rays `start ..< end`, all from `o` (the origin of the last ``build``), and writes
-    /// their hits; `geometry` chooses polygon bounds, otherwise extents.
-    func cast(_ o: SIMD3<Float>, _ directions: UnsafeBufferPointer<SIMD3<Float>>, from start: Int, to end: Int, geometry: Bool,
-              view: PlaneRaycastKernel.KernelView, into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
-        cells.masks.withUnsafeBufferPointer { masks in
-            candidates.withUnsafeBufferPointer { candidates in
-                // One loop per bounds kind, so that the kind is a constant inside each loop.
-                var i = start
-                if geometry {
-                    while i < end { OriginCast.cast(o, directions, from: i, to: end, masks, candidates, geometry: true, view, hits); i &+= 4 }
-                } else {
-                    while i < end { OriginCast.cast(o, directions, from: i, to: end, masks, candidates, geometry: false, view, hits); i &+= 4 }
+    /// What plane `index`'s bounds test answers over the local rectangle `lo…hi`: its polygon
+    /// grid's ``PolygonGrid/footprint`` with `geometry`, otherwise its extent's (inclusive, as
+    /// the extent test compares).
+    static func footprint(_ index: Int, _ lo: SIMD2<Double>, _ hi: SIMD2<Double>, geometry: Bool,
+                          view: PlaneRaycastKernel.KernelView) -> PolygonGrid.Footprint {
+        let p = view.planes[index]
+        if geometry { return p.grid.footprint(lo, hi, sums: view.sums) }
+        let minimum = SIMD2<Double>(Double(p.extentMinimum.x), Double(p.extentMinimum.y))
+        let maximum = SIMD2<Double>(Double(p.extentMaximum.x), Double(p.extentMaximum.y))
+        if lo.x >= minimum.x && hi.x <= maximum.x && lo.y >= minimum.y && hi.y <= maximum.y { return .inside }
+        if hi.x < minimum.x || lo.x > maximum.x || hi.y < minimum.y || lo.y > maximum.y { return .outside }
+        return .mixed
+    }
+
+    /// Classifies every cell now rather than when its first ray comes (for checking the
+    /// classification itself).
+    mutating func classifyEveryCell(geometry: Bool, view: PlaneRaycastKernel.KernelView) {
+        cells.masks.withUnsafeMutableBufferPointer { masks in
+            cells.classified.withUnsafeMutableBufferPointer { classified in
+                cells.footprints.withUnsafeBufferPointer { footprints in
+                    for index in 0..<DirectionCells.noCell where !classified[index] {
+                        DirectionCells.classify(index, masks: masks, classified: classified, footprints: footprints) {
+                            OriginCast.footprint($0, $1, $2, geometry: geometry, view: view)
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Casts rays `start ..< end`, all from `o` (the origin of the last ``build``), and writes
+    /// their hits; `geometry` chooses polygon bounds, otherwise extents. Classifies the cells
+    /// the rays reach that are not yet.
+    mutating func cast(_ o: SIMD3<Float>, _ directions: UnsafeBufferPointer<SIMD3<Float>>, from start: Int, to end: Int, geometry: Bool,
+              view: PlaneRaycastKernel.KernelView, into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
+        cells.masks.withUnsafeMutableBufferPointer { masks in
+            cells.classified.withUnsafeMutableBufferPointer { classified in
+                cells.footprints.withUnsafeBufferPointer { footprints in
+                    candidates.withUnsafeBufferPointer { candidates in
+                        let table = Table(masks: masks, classified: classified, footprints: footprints, candidates: candidates)
+                        // One loop per bounds kind, so that the kind is a constant inside each loop.
+                        var i = start
+                        if geometry {
+                            while i < end { OriginCast.cast(o, directions, from: i, to: end, table, geometry: true, view, hits); i &+= 4 }
+                        } else {
+                            while i < end { OriginCast.cast(o, directions, from: i, to: end, table, geometry: false, view, hits); i &+= 4 }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The run's arrays as raw buffers.
+    struct Table {
+        let masks: UnsafeMutableBufferPointer<DirectionCells.Cell>
+        let classified: UnsafeMutableBufferPointer<Bool>
+        let footprints: UnsafeBufferPointer<Footprints>
+        let candidates: UnsafeBufferPointer<Candidate>
     }
 
     /// Rays `start ..< min(start + 4, end)`: their cells four at a time, then each ray's nearest
     /// hit among its cell's planes, taken front to back.
     @inline(__always)
     private static func cast(_ o: SIMD3<Float>, _ directions: UnsafeBufferPointer<SIMD3<Float>>, from start: Int, to end: Int,
-                             _ masks: UnsafeBufferPointer<UInt64>, _ candidates: UnsafeBufferPointer<Candidate>, geometry: Bool,
+                             _ table: Table, geometry: Bool,
                              _ view: PlaneRaycastKernel.KernelView, _ hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
         // The last ray repeated past the end of the run (those lanes are not written).
         let last = end &- 1
@@ -79,20 +123,32 @@ struct OriginCast {
             default: d = ds.3
             }
             // A zero, NaN or infinite direction has the empty cell and misses everything.
-            var mask = masks[Int(cells[lane])]
+            let index = Int(cells[lane])
+            if !table.classified[index] {
+                DirectionCells.classify(index, masks: table.masks, classified: table.classified, footprints: table.footprints) {
+                    OriginCast.footprint($0, $1, $2, geometry: geometry, view: view)
+                }
+            }
+            let cell = table.masks[index]
+            var mask = cell.listed
             var best = Float.infinity, bestIndex: Int32 = -1
             while mask != 0 {
                 let k = mask.trailingZeroBitCount
+                let bit = mask & (0 &- mask)
                 mask &= mask &- 1
-                let c = candidates.baseAddress! + k
+                let c = table.candidates.baseAddress! + k
                 let (denominator, t) = c.pointee.plane.distance(signed: c.pointee.signed, d)
                 guard t >= 0, t < best || (t == best && c.pointee.index < bestIndex),
                       denominator > 1e-6 || denominator < -1e-6 else { continue }
-                let local = c.pointee.plane.local(o, d, t)
                 let inside: Bool
-                if geometry {
+                if cell.inside & bit != 0 {
+                    // The bounds test passes for every ray of the cell: no need to run it.
+                    inside = true
+                } else if geometry {
+                    let local = c.pointee.plane.local(o, d, t)
                     inside = c.pointee.plane.grid.contains(local, cells: view.cells, slabs: view.slabs, edges: view.edges)
                 } else {
+                    let local = c.pointee.plane.local(o, d, t)
                     let p = c.pointee.plane
                     inside = local.x >= p.extentMinimum.x && local.x <= p.extentMaximum.x
                         && local.y >= p.extentMinimum.y && local.y <= p.extentMaximum.y

@@ -171,49 +171,57 @@ public struct PlaneRaycastKernel: Sendable {
                          into hits: UnsafeMutableBufferPointer<PlaneRayHit>) {
         let n = min(origins.count, directions.count, hits.count)
         let allowed = PlaneRaycastKernel.allowedBits(alignment)
-        lanes.withUnsafeBufferPointer { lanes in
-            planes.withUnsafeBufferPointer { planes in
-                storage.cells.withUnsafeBufferPointer { cells in
-                    storage.slabs.withUnsafeBufferPointer { slabs in
-                        storage.edges.withUnsafeBufferPointer { edges in
-                            let view = KernelView(lanes: lanes, planes: planes, cells: cells, slabs: slabs, edges: edges)
-                            // Every plane for each group of four rays, over start ..< end.
-                            func castAll(_ start: Int, _ end: Int) {
-                                var i = start
-                                // One loop per bounds kind, so that the kind is a constant inside each loop.
-                                switch bounds {
-                                case .geometry:
-                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .geometry, allowed: allowed, into: hits); i &+= 4 }
-                                case .extent:
-                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .extent, allowed: allowed, into: hits); i &+= 4 }
-                                case .infinite:
-                                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .infinite, allowed: allowed, into: hits); i &+= 4 }
-                                }
+        withView { view in
+            // Every plane for each group of four rays, over start ..< end.
+            func castAll(_ start: Int, _ end: Int) {
+                var i = start
+                // One loop per bounds kind, so that the kind is a constant inside each loop.
+                switch bounds {
+                case .geometry:
+                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .geometry, allowed: allowed, into: hits); i &+= 4 }
+                case .extent:
+                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .extent, allowed: allowed, into: hits); i &+= 4 }
+                case .infinite:
+                    while i < end { view.cast(origins, directions, from: i, count: end, bounds: .infinite, allowed: allowed, into: hits); i &+= 4 }
+                }
+            }
+            // Direction cells cull nothing for unbounded planes and hold at most 64.
+            guard bounds != .infinite, view.planes.count <= DirectionCells.maximumPlanes,
+                  n >= PlaneRaycastKernel.minimumRun else {
+                castAll(0, n)
+                return
+            }
+            var table: OriginCast?
+            var pending = 0, i = 0
+            while i < n {
+                let o = origins[i]
+                var end = i &+ 1
+                while end < n && PlaneRaycastKernel.same(origins[end], o) { end &+= 1 }
+                if end &- i >= PlaneRaycastKernel.minimumRun && o.isFinite {
+                    castAll(pending, i)
+                    if table == nil {
+                        table = OriginCast(rectangles: bounds == .geometry ? geometryRectangles : extentRectangles)
+                    }
+                    table!.build(origin: o, planes: view.planes, allowed: allowed)
+                    table!.cast(o, directions, from: i, to: end, geometry: bounds == .geometry, view: view, into: hits)
+                    pending = end
+                }
+                i = end
+            }
+            castAll(pending, n)
+        }
+    }
+
+    /// Runs `body` with the kernel's arrays as raw buffers.
+    func withView<R>(_ body: (KernelView) throws -> R) rethrows -> R {
+        try lanes.withUnsafeBufferPointer { lanes in
+            try planes.withUnsafeBufferPointer { planes in
+                try storage.cells.withUnsafeBufferPointer { cells in
+                    try storage.slabs.withUnsafeBufferPointer { slabs in
+                        try storage.edges.withUnsafeBufferPointer { edges in
+                            try storage.sums.withUnsafeBufferPointer { sums in
+                                try body(KernelView(lanes: lanes, planes: planes, cells: cells, slabs: slabs, edges: edges, sums: sums))
                             }
-                            // Direction cells cull nothing for unbounded planes and hold at most 64.
-                            guard bounds != .infinite, planes.count <= DirectionCells.maximumPlanes,
-                                  n >= PlaneRaycastKernel.minimumRun else {
-                                castAll(0, n)
-                                return
-                            }
-                            var table: OriginCast?
-                            var pending = 0, i = 0
-                            while i < n {
-                                let o = origins[i]
-                                var end = i &+ 1
-                                while end < n && PlaneRaycastKernel.same(origins[end], o) { end &+= 1 }
-                                if end &- i >= PlaneRaycastKernel.minimumRun && o.isFinite {
-                                    castAll(pending, i)
-                                    if table == nil {
-                                        table = OriginCast(rectangles: bounds == .geometry ? geometryRectangles : extentRectangles)
-                                    }
-                                    table!.build(origin: o, planes: planes, allowed: allowed)
-                                    table!.cast(o, directions, from: i, to: end, geometry: bounds == .geometry, view: view, into: hits)
-                                    pending = end
-                                }
-                                i = end
-                            }
-                            castAll(pending, n)
                         }
                     }
                 }
@@ -234,10 +242,12 @@ public struct PlaneRaycastKernel: Sendable {
         let cells: UnsafeBufferPointer<UInt8>
         let slabs: UnsafeBufferPointer<SIMD2<Int32>>
         let edges: UnsafeBufferPointer<SIMD4<Float>>
+        /// The grids' summed cell counts, for classifying footprints.
+        let sums: UnsafeBufferPointer<SIMD2<Int32>>
 
         init(lanes: UnsafeBufferPointer<PlaneLanes>, planes: UnsafeBufferPointer<PreparedPlane>, cells: UnsafeBufferPointer<UInt8>,
-             slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>) {
-            (self.lanes, self.planes, self.cells, self.slabs, self.edges) = (lanes, planes, cells, slabs, edges)
+             slabs: UnsafeBufferPointer<SIMD2<Int32>>, edges: UnsafeBufferPointer<SIMD4<Float>>, sums: UnsafeBufferPointer<SIMD2<Int32>>) {
+            (self.lanes, self.planes, self.cells, self.slabs, self.edges, self.sums) = (lanes, planes, cells, slabs, edges, sums)
         }
 
         /// Bit `k` set for each lane `k` whose mask is true (a lane's mask is all ones or zero).

@@ -25,6 +25,8 @@ import PlaneKitGeometry
     @usableFromInline var cellOffset: Int32
     /// Where this grid's row slabs start in ``PolygonGridStorage/slabs``.
     @usableFromInline var slabOffset: Int32
+    /// Where this grid's summed cell counts start in ``PolygonGridStorage/sums``.
+    @usableFromInline var sumOffset: Int32
 
     /// Distance from an edge within which a point counts as on the edge (10 µm).
     @usableFromInline static let edgeTolerance: Float = 1e-5
@@ -36,7 +38,7 @@ import PlaneKitGeometry
 
     /// A grid that contains nothing (fewer than three usable vertices).
     static let empty = PolygonGrid(minimum: SIMD2(repeating: .infinity), maximum: SIMD2(repeating: -.infinity),
-                                   inverseCell: 0, columns: 0, rows: 0, cellOffset: 0, slabOffset: 0)
+                                   inverseCell: 0, columns: 0, rows: 0, cellOffset: 0, slabOffset: 0, sumOffset: 0)
 
     /// `true` when `p` is inside the polygon or within ``edgeTolerance`` of its outline.
     @inlinable @inline(__always) func contains(_ p: SIMD2<Float>, cells: UnsafeBufferPointer<UInt8>,
@@ -67,6 +69,46 @@ import PlaneKitGeometry
         return inside
     }
 
+    /// What ``contains`` answers for every point of a region of the plane.
+    enum Footprint {
+        /// `true` for every point.
+        case inside
+        /// `false` for every point.
+        case outside
+        /// Either, or not provably one of them.
+        case mixed
+    }
+
+    /// What ``contains`` answers over the local rectangle `lo`…`hi` (exact numbers; the caller
+    /// widens it by the rounding of the points it stands for): `.inside` only when the rectangle
+    /// lies in the polygon's bounding rectangle and every grid cell a point of it can be given
+    /// is an inside cell, `.outside` when every such cell is an outside one (points beyond the
+    /// bounding rectangle and its tolerance fail before the cell is looked at, the others are
+    /// clamped into the grid's border cells as ``contains`` does).
+    func footprint(_ lo: SIMD2<Double>, _ hi: SIMD2<Double>, sums: UnsafeBufferPointer<SIMD2<Int32>>) -> Footprint {
+        // Written so that NaN gives .mixed.
+        guard columns > 0, lo.x <= hi.x, lo.y <= hi.y else { return .mixed }
+        let minimum = SIMD2<Double>(Double(self.minimum.x), Double(self.minimum.y))
+        let maximum = SIMD2<Double>(Double(self.maximum.x), Double(self.maximum.y))
+        let inverse = Double(inverseCell)
+        // ``contains`` finds the cell in floats; a hundredth of a cell more each way covers its
+        // rounding (a few float units of numbers up to 64).
+        func range(_ l: Double, _ h: Double, _ origin: Double, _ count: Int32) -> (Int, Int) {
+            let last = Double(count - 1)
+            let first = min(last, max(0, ((l - origin) * inverse - 0.01).rounded(.down)))
+            return (Int(first), Int(min(last, max(0, ((h - origin) * inverse + 0.01).rounded(.down)))))
+        }
+        let (c0, c1) = range(lo.x, hi.x, minimum.x, columns), (r0, r1) = range(lo.y, hi.y, minimum.y, rows)
+        // Inclusive prefix sums: corner (r, c) holds the counts of cells above and left of it.
+        let stride = Int(columns) + 1, base = Int(sumOffset)
+        let counts = sums[base + (r1 + 1) * stride + c1 + 1] &- sums[base + r0 * stride + c1 + 1]
+            &- sums[base + (r1 + 1) * stride + c0] &+ sums[base + r0 * stride + c0]
+        let within = lo.x >= minimum.x && hi.x <= maximum.x && lo.y >= minimum.y && hi.y <= maximum.y
+        if within && counts.x == 0 { return .inside }
+        if counts.y == 0 { return .outside }
+        return .mixed
+    }
+
     /// `true` when `p` lies within ``edgeTolerance`` of the segment `a`–`b`.
     @inlinable static func segment(_ a: SIMD2<Float>, _ b: SIMD2<Float>, isNear p: SIMD2<Float>) -> Bool {
         let ab = b - a, ap = p - a
@@ -90,9 +132,14 @@ import PlaneKitGeometry
     @usableFromInline var slabs = ContiguousArray<SIMD2<Int32>>()
     /// Edges as `(a.x, a.y, b.x, b.y)`, slab after slab (an edge spanning several rows is repeated).
     @usableFromInline var edges = ContiguousArray<SIMD4<Float>>()
+    /// Per grid, `(rows + 1) × (columns + 1)` summed counts: entry `(r, c)` holds how many cells
+    /// of rows `0 ..< r` and columns `0 ..< c` are not inside (x) and not outside (y), so that
+    /// ``PolygonGrid/footprint`` counts any block of cells with four reads.
+    var sums = ContiguousArray<SIMD2<Int32>>()
 
-    /// The most cells along a grid's longer side: 64 × 64 bytes keeps 20 planes' grids in L2.
-    static let maximumSide = 64
+    /// The most cells along a grid's longer side: 128 × 128 bytes keeps 20 planes' grids in L2, and the
+    /// cells an outline crosses (which cost a slab scan) a thin band along it.
+    static let maximumSide = 128
 
     /// Prepares `polygon` and appends its grid data; returns the grid.
     mutating func add(_ polygon: Polygon2D) -> PolygonGrid {
@@ -156,8 +203,20 @@ import PlaneKitGeometry
         }
         let cellOffset = cells.count
         cells.append(contentsOf: states)
+        let sumOffset = sums.count
+        sums.append(contentsOf: repeatElement(.zero, count: columns + 1))
+        for r in 0..<rows {
+            var row = SIMD2<Int32>.zero
+            sums.append(.zero)
+            for c in 0..<columns {
+                let state = states[r * columns + c]
+                row &+= SIMD2(state == PolygonGrid.inside ? 0 : 1, state == PolygonGrid.outside ? 0 : 1)
+                sums.append(sums[sums.count - columns - 1] &+ row)
+            }
+        }
         return PolygonGrid(minimum: minimum, maximum: maximum, inverseCell: inverseCell, columns: Int32(columns),
-                           rows: Int32(rows), cellOffset: Int32(cellOffset), slabOffset: Int32(slabOffset))
+                           rows: Int32(rows), cellOffset: Int32(cellOffset), slabOffset: Int32(slabOffset),
+                           sumOffset: Int32(sumOffset))
     }
 
     /// `true` when the segment `a`–`b` meets the closed rectangle `lo`…`hi`: their bounding

@@ -149,6 +149,101 @@ struct KernelTests {
         #expect(fewest[.extent]! > 150)
     }
 
+    /// Directions from `origin` through every polygon vertex and edge midpoint of the planes,
+    /// and through points a float unit or a hair (1 µm) either side of them: rays right at the
+    /// outlines, where a footprint classification that was not conservative would answer wrong.
+    static func outlineDirections(_ tester: HitTester, from origin: SIMD3<Float>) -> [SIMD3<Float>] {
+        var directions: [SIMD3<Float>] = []
+        for plane in tester.planes.map(\.plane) {
+            let v = plane.boundary.vertices
+            for (i, a) in v.enumerated() {
+                let b = v[(i + 1) % v.count]
+                for local in [a, (a + b) / 2, a + (b - a) * 0.999] {
+                    for nudge: SIMD2<Float> in [.zero, SIMD2(1e-6, 0), SIMD2(-1e-6, 0), SIMD2(0, 1e-6), SIMD2(0, -1e-6)] {
+                        let p = plane.transform.apply(toPoint: SIMD3(local.x + nudge.x, 0, local.y + nudge.y))
+                        if let d = (p - origin).normalized { directions.append(d) }
+                    }
+                }
+            }
+        }
+        return directions
+    }
+
+    /// Rays from many origins aimed right at the polygons' outlines (vertices, edge midpoints,
+    /// points just inside and outside) take the direction-cell path with its inside / outside
+    /// footprints and still give the scalar hit test's answers.
+    @Test func raysAtPolygonOutlinesFromManyOriginsAgreeWithTheScalarHitTest() throws {
+        var rng = SeededRandom(seed: 21)
+        let tester = KernelTests.twentyPlanes(&rng)
+        var origins: [SIMD3<Float>] = [], directions: [SIMD3<Float>] = []
+        var cameras: [SIMD3<Float>] = [SIMD3(0, 1.6, 0), SIMD3(1.2, 0.75 + 1e-3, 0.2), SIMD3(-2.5, 0.3, 2.5)]
+        for _ in 0..<9 { cameras.append(SIMD3(rng.uniform(-3...3), rng.uniform(0.1...2.5), rng.uniform(-3...3))) }
+        for camera in cameras {
+            var run = KernelTests.outlineDirections(tester, from: camera)
+            // Long enough for the direction-cell path.
+            while run.count < PlaneRaycastKernel.minimumRun {
+                run.append(SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)).normalized ?? SIMD3(0, 0, 1))
+            }
+            origins += Array(repeating: camera, count: run.count)
+            directions += run
+        }
+        let fewest = KernelTests.expectBatchAgrees(tester, origins: origins, directions: directions)
+        #expect(fewest[.geometry]! > origins.count / 10)
+        #expect(fewest[.extent]! > origins.count / 10)
+    }
+
+    /// The footprint classification, checked ray by ray: from several origins, for random
+    /// directions and directions at the outlines, every plane a cell marks inside passes the
+    /// polygon test for every ray of the cell that reaches it, and every plane a cell drops fails
+    /// it. And the classification does its job: most listed (plane, cell) pairs are decided.
+    @Test func footprintClassificationIsConservative() throws {
+        var rng = SeededRandom(seed: 33)
+        let tester = KernelTests.twentyPlanes(&rng)
+        let kernel = tester.kernel
+        var decided = 0, listed = 0, checkedInside = 0, checkedDropped = 0
+        try kernel.withView { view in
+            let planes = view.planes
+            do {
+                for _ in 0..<6 {
+                    let o = SIMD3(rng.uniform(-2...2), rng.uniform(0.2...2), rng.uniform(-2...2))
+                    var cast = OriginCast(rectangles: kernel.geometryRectangles)
+                    cast.build(origin: o, planes: planes, allowed: 7)
+                    cast.classifyEveryCell(geometry: true, view: view)
+                    let table = cast.cells
+                    for cell in table.masks {
+                        listed += cell.listed.nonzeroBitCount
+                        decided += cell.inside.nonzeroBitCount
+                        #expect(cell.inside & ~cell.listed == 0)
+                    }
+                    var directions = KernelTests.outlineDirections(tester, from: o)
+                    for _ in 0..<20_000 {
+                        directions.append(try #require(SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)).normalized))
+                    }
+                    for d in directions {
+                        let index = Int(DirectionCells.cells(SIMD4(repeating: d.x), SIMD4(repeating: d.y), SIMD4(repeating: d.z))[0])
+                        let cell = table.masks[index]
+                        for (bit, planeIndex) in table.order.enumerated() {
+                            let p = planes[Int(planeIndex)]
+                            let (denominator, t) = p.distance(o, d)
+                            guard t >= 0, denominator > 1e-6 || denominator < -1e-6 else { continue }
+                            let inside = kernel.polygonContains(planeIndex: Int(planeIndex), local: p.local(o, d, t))
+                            if cell.inside >> UInt64(bit) & 1 == 1 {
+                                checkedInside += 1
+                                #expect(inside, "plane \(planeIndex) marked inside for direction \(d) from \(o)")
+                            } else if cell.listed >> UInt64(bit) & 1 == 0 {
+                                checkedDropped += 1
+                                #expect(!inside, "plane \(planeIndex) dropped for direction \(d) from \(o)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checkedInside > 10_000)
+        #expect(checkedDropped > 10_000)
+        #expect(decided * 4 > listed)
+    }
+
     @Test func triangulationCoversThePolygon() {
         for polygon in [KernelTests.star(5), KernelTests.star(31), Fixtures.table.boundary, Polygon2D(Fixtures.table.boundary.vertices.reversed())] {
             let triangles = PolygonTriangulation.triangles(of: polygon)
