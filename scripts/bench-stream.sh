@@ -20,8 +20,13 @@ SOAK_FRAMES=${3:-3000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-swift build -c release --product planekit >&2
-BIN="$ROOT/.build/release/planekit"
+# PLANEKIT=/path/to/planekit times that (release) binary instead of building this checkout's.
+if [ -n "${PLANEKIT:-}" ]; then
+    BIN="$PLANEKIT"
+else
+    swift build -c release --product planekit >&2
+    BIN="$ROOT/.build/release/planekit"
+fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-stream.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
