@@ -7,3 +7,7 @@ scripts/install-deps.sh
 # Release mode: the accuracy tests run the detector over many full VGA frames, which an
 # unoptimised build makes slow. -enable-testing keeps @testable imports working.
 swift test -c release -Xswiftc -enable-testing "$@"
+# A whole-suite run also runs the samples/ pipelines with the binary that build made.
+if [[ $# -eq 0 ]]; then
+    scripts/check-samples.sh
+fi
