@@ -147,7 +147,10 @@ enum StreamOutput {
         guard let path, path != "-" else { return FileDescriptorSink() }
         let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw ValidationError("cannot open \(path) for writing: \(String(cString: strerror(errno)))")
+            // One line naming the file, like every other unwritable output (no usage text: the
+            // arguments were fine).
+            Diagnostics.warn("\(path): cannot open for writing: \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
         }
         // The descriptor stays open until the process exits, which is when the command ends.
         return FileDescriptorSink(descriptor: fd, name: path)

@@ -43,7 +43,12 @@ struct Stream: ParsableCommand {
 
     mutating func run() throws {
         if let pngDirectory {
-            try FileManager.default.createDirectory(atPath: pngDirectory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(atPath: pngDirectory, withIntermediateDirectories: true)
+            } catch {
+                Diagnostics.warn("\(pngDirectory): cannot create the --png-dir folder; give one you can write to")
+                throw ExitCode(1)
+            }
         }
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(),
                                   options: .init(strict: strict, pictureDirectory: pngDirectory),
