@@ -115,8 +115,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         do {
             try writeEvents()
             if case .frame = record {
-                let elapsed = (ContinuousClock.now - start).components
-                latencies.add(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)
+                latencies.add((ContinuousClock.now - start).milliseconds)
                 // Pictures are an extra, outside the latency.
                 if let directory = options.pictureDirectory { try writePicture(in: directory) }
             }

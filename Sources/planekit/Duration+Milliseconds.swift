@@ -1,6 +1,0 @@
-extension Duration {
-    /// The duration in milliseconds, as a `Double`.
-    var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-    }
-}
