@@ -193,16 +193,67 @@ public struct PlaneTracker: Sendable {
     }
 
     /// `true` when two anchors are one surface: coplanar (normals within the angle tolerance
-    /// for their fits,
-    /// each centre within ``PlaneTrackingConfiguration/mergeOffsetTolerance`` of the other's
-    /// plane) and either their covered cells come within ``PlaneTrackingConfiguration/extentMargin``
-    /// of each other, or the gap between them is bridged in `view` (``isBridged(_:_:view:)``).
+    /// for their fits, each centre within ``PlaneTrackingConfiguration/mergeOffsetTolerance`` of
+    /// the other's plane) and either their covered cells come within
+    /// ``PlaneTrackingConfiguration/extentMargin`` of each other, or the gap between them is
+    /// bridged in `view` (``isBridged(_:_:view:)``), or they are pieces of the floor the camera is
+    /// carried over (``arePiecesOfTheFloor(_:_:view:)``).
     func isOneSurface(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
         let c = configuration
         guard dot(x.normal, y.normal) >= cosf(c.angleTolerance(between: x.plane, and: y.plane)),
               abs(x.plane.plane.signedDistance(to: y.center)) <= c.mergeOffsetTolerance,
               abs(y.plane.plane.signedDistance(to: x.center)) <= c.mergeOffsetTolerance else { return false }
-        return x.touches(y, margin: c.extentMargin) || isBridged(x, y, view: view)
+        return x.touches(y, margin: c.extentMargin) || isBridged(x, y, view: view) || arePiecesOfTheFloor(x, y, view: view)
+    }
+
+    /// `true` when two coplanar anchors are pieces of the one floor the camera's carrier stands
+    /// on: both face up and are horizontal; together they are the floor as the classifier defines
+    /// it (at least its ``PlaneClassifier/minimumFloorArea`` between them, and no up-facing plane
+    /// that large lies lower); the camera is at a carrying height above their plane
+    /// (``PlaneTrackingConfiguration/carryingHeights``); and nothing in `view` is seen through the
+    /// plane between them (a stairwell or a hole between the pieces, when in view, keeps them
+    /// apart). A walking camera looks ahead, so the floor it walks over between two sightings
+    /// is never in its view and no frame can bridge it; yet a room's floor is one surface.
+    func arePiecesOfTheFloor(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
+        let c = configuration
+        guard isFacingUp(x), isFacingUp(y), x.area + y.area >= c.classifier.minimumFloorArea,
+              c.carryingHeights.contains(x.plane.plane.signedDistance(to: view.camera.position)) else { return false }
+        let level = min(dot(x.center, up), dot(y.center, up)) - c.mergeOffsetTolerance
+        guard !anchors.contains(where: { isFacingUp($0) && $0.area >= c.classifier.minimumFloorArea && dot($0.center, up) < level })
+        else { return false }
+        return !isSeenThroughBetween(x, y, view: view, within: c.floorGapReach)
+    }
+
+    /// `true` for a horizontal anchor facing up.
+    private func isFacingUp(_ a: PlaneAnchor) -> Bool { a.plane.alignment == .horizontal && dot(a.normal, up) > 0 }
+
+    /// The points sampled every cell across the gap between two coplanar anchors: along
+    /// segments from each boundary vertex to the other boundary at most `reach` long, outside
+    /// both anchors' covered cells, projected onto `x`'s plane.
+    private func gapSamples(_ x: PlaneAnchor, _ y: PlaneAnchor, within reach: Float, _ body: (SIMD3<Float>) -> Bool) {
+        let c = configuration
+        for (p, q) in x.gapSegments(to: y, within: reach) {
+            let steps = Int((distance(p, q) / c.cellSize).rounded(.down))
+            guard steps >= 1 else { continue }
+            for k in 1...steps {
+                let point = x.plane.plane.project(p + (Float(k) / Float(steps + 1)) * (q - p))
+                if x.covers(point) || y.covers(point) { continue }
+                if !body(point) { return }
+            }
+        }
+    }
+
+    /// `true` when `view` shows a measurement behind the plane somewhere in the gap between the
+    /// anchors (within `reach` of their outlines).
+    private func isSeenThroughBetween(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView, within reach: Float) -> Bool {
+        guard view.frame != nil, x.rectanglesOverlap(y, margin: reach) else { return false }
+        let c = configuration
+        var seenThrough = false
+        gapSamples(x, y, within: reach) { point in
+            seenThrough = view.sight(of: point, depths: c.viewDepths, band: c.offsetTolerance, noise: c.noise) == .seenThrough
+            return !seenThrough
+        }
+        return seenThrough
     }
 
     /// `true` when the frame shows that the surface goes on across the gap between two coplanar
@@ -215,21 +266,16 @@ public struct PlaneTracker: Sendable {
     func isBridged(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
         let c = configuration
         guard view.frame != nil, x.rectanglesOverlap(y, margin: c.bridgeDistance) else { return false }
-        var evidence = 0
-        for (p, q) in x.gapSegments(to: y, within: c.bridgeDistance) {
-            let steps = Int((distance(p, q) / c.cellSize).rounded(.down))
-            guard steps >= 1 else { continue }
-            for k in 1...steps {
-                let point = x.plane.plane.project(p + (Float(k) / Float(steps + 1)) * (q - p))
-                if x.covers(point) || y.covers(point) { continue }
-                switch view.sight(of: point, depths: c.viewDepths, band: c.offsetTolerance, noise: c.noise) {
-                case .seenThrough: return false
-                case .hidden, .onSurface: evidence += 1
-                case .unknown: break
-                }
+        var evidence = 0, seenThrough = false
+        gapSamples(x, y, within: c.bridgeDistance) { point in
+            switch view.sight(of: point, depths: c.viewDepths, band: c.offsetTolerance, noise: c.noise) {
+            case .seenThrough: seenThrough = true
+            case .hidden, .onSurface: evidence += 1
+            case .unknown: break
             }
+            return !seenThrough
         }
-        return evidence >= c.bridgeEvidence
+        return !seenThrough && evidence >= c.bridgeEvidence
     }
 
     /// `true` when `new` differs from `old` beyond the update tolerances.

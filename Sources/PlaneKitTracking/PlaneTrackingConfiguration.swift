@@ -30,6 +30,17 @@ import PlaneKitGeometry
 /// something nearer — the floor behind a box that splits its view. Again the oldest keeps its
 /// identifier.
 ///
+/// **Floor pieces.** Coplanar up-facing horizontal anchors also merge, at any distance, when
+/// together they are the floor as the classifier defines it (at least 1 m² between them, and no
+/// up-facing plane that large lies lower), the camera is at a carrying height
+/// (``carryingHeights``, 0.8–2.2 m) above their plane, and the frame
+/// sees through their plane nowhere between them (within ``floorGapReach``, 3 m). A camera
+/// carried through a room looks ahead and down, so the floor it walks over between two sightings
+/// is never in view and no frame can bridge it; but the floor under the person carrying it is
+/// one surface. What this gets wrong: a hole or stairwell between two floor pieces that is never
+/// in view while they merge, and, before the real floor is seen, two low tables of one height
+/// with 1 m² between them and the camera held 0.8 m or more above them.
+///
 /// **Updates.** An anchor's description is reported as updated only when, since it was last
 /// reported, its normal turned by more than ``updateAngle`` (0.5°), its offset moved by more than
 /// ``updateOffset`` (5 mm), its centre moved or its width or length changed by more than
@@ -62,6 +73,12 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     public var bridgeDistance: Float = 1
     /// Samples of a gap seen on the plane or hidden that bridge it (when none is seen through).
     public var bridgeEvidence: Int = 10
+    /// Heights (m) of the camera above a floor at which it is being carried by someone standing
+    /// on that floor: 0.8–2.2 m, a phone or depth camera held between the waist and above the head.
+    public var carryingHeights: ClosedRange<Float> = 0.8...2.2
+    /// How far from the floor pieces' outlines the frame is searched for a view through their
+    /// plane before they are merged (m): 3 m.
+    public var floorGapReach: Float = 3
     /// Side of the cells an anchor's covered ground is kept in (m): 5 cm.
     public var cellSize: Float = 0.05
     /// Frames an anchor must be seen in to be confirmed.

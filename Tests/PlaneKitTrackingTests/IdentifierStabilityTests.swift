@@ -142,11 +142,13 @@ struct IdentifierStabilityTests {
         return o
     }
 
-    /// Rooms graded on every run, 135 frames each: the original five and 11 and 43, which broke
-    /// the rule before association tested covered cells, gaps could be bridged and the angle
-    /// tolerance followed the fits' noise. (Seeds 1–24, 29, 31, 37, 41 and 43 were graded once:
-    /// 227 surfaces in 29 rooms, all but the four rooms of ``knownIdentifierFailures()`` clean.)
-    static let seeds: [UInt64] = [3, 7, 11, 19, 29, 41, 43]
+    /// Rooms graded on every run, 135 frames each: the original five; 11 and 43, which broke the
+    /// rule before association tested covered cells, gaps could be bridged and the angle tolerance
+    /// followed the fits' noise; and 2, 8, 14 and 44, whose floor came in two pieces with the ground
+    /// between them never in view until floor pieces under a carried camera merged.
+    /// (Seeds 1–80 were graded once: 612 surfaces in 80 rooms, all but the two rooms of
+    /// ``knownIdentifierFailures()`` clean.)
+    static let seeds: [UInt64] = [2, 3, 7, 8, 11, 14, 19, 29, 41, 43, 44]
     static let frameCount = 135
 
     /// Grades each seed's sequence of `frameCount` frames in its own session, concurrently.
@@ -195,26 +197,21 @@ struct IdentifierStabilityTests {
         for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
     }
 
-    /// Four rooms of seeds 1–24 (135 frames) where the tracker still breaks the rule, kept as
-    /// known issues so the test reports when they are fixed. Traced (round 2): in every one the
-    /// two anchors are coplanar (normals within 0.6°, centres within 8 mm of each other's plane)
-    /// and their covered cells do not touch, and in EVERY frame after the second anchor appears
-    /// all gap samples are unknown (outside the image): the camera walks over the gap, looking
-    /// ahead and down, so the ground between the pieces is below or behind it. No frame bridges
-    /// them, and a memory of earlier frames would not help either (no sample is ever seen).
-    /// - seed 2: floor plane-3 (z 1.8–3.0, last seen frame 41) / plane-6 (from frame 42): 38–114
-    ///   samples per frame, all unknown, frames 42–134;
-    /// - seed 8: floor plane-3 / plane-7 (from frame 77): 36 samples, all unknown, 54 frames;
-    /// - seed 14: floor plane-5 (z 1.57–1.97) / plane-6 (z −3.1–0.04, from frame 90): 1.5 m
-    ///   apart, beyond the 1 m bridge distance, and the gap is under the camera's path;
-    /// - seed 10: table top 7 (1.55 × 0.84 m) seen only as plane-5 (0.5 × 0.2 m strip, frame 0)
-    ///   and plane-11 (0.3 × 0.3 m corner, frame 107); 145–206 gap samples, all unknown,
-    ///   frames 107–134. Two true tables at one height look exactly like this, so it must not
-    ///   merge on this evidence.
+    /// The two rooms of seeds 1–80 (135 frames) where the tracker still breaks the rule, kept as
+    /// known issues so the test reports when they are fixed. In both, one table top is seen as
+    /// two coplanar pieces (heights within 0.04 mm) whose ground between is in no frame after the
+    /// second piece appears: every gap sample is outside the image. Two tables of one height
+    /// side by side look exactly like this (and are graded as two surfaces in other rooms), and
+    /// the floor-piece rule does not apply above a floor, so they must not merge on this evidence.
+    /// - seed 10: table top 7 (1.55 × 0.84 m) seen as plane-5 (0.5 × 0.2 m strip, frames 0–8)
+    ///   and plane-11 (0.3 × 0.3 m corner, frames 107–124), 0.76 m apart;
+    /// - seed 71: table top 7 (1.44 × 0.81 m, turned 60°) seen as plane-5 (its far corner,
+    ///   frames 0–74) and plane-6 (most of the rest, from frame 98), 0.18 m apart, the gap right
+    ///   under the camera as it walks past the table.
     @Test func knownIdentifierFailures() async throws {
-        let grades = try await Self.grade(seeds: [2, 8, 10, 14], frameCount: Self.frameCount)
-        #expect(grades.map(\.1.surfaces.count) == [9, 10, 14, 6])
-        withKnownIssue("seeds 2, 8, 14: the floor has two anchors; seed 10: a table top has two identifiers") {
+        let grades = try await Self.grade(seeds: [10, 71], frameCount: Self.frameCount)
+        #expect(grades.map(\.1.surfaces.count) == [14, 6])
+        withKnownIssue("seeds 10 and 71: a table top seen as two pieces, never together, has two identifiers") {
             for (seed, grade) in grades { #expect(grade.violations.isEmpty, "seed \(seed)") }
         }
     }

@@ -1,12 +1,16 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitInput
 import PlaneKitTracking
 import Testing
 
 @Suite("Plane anchors across frames")
 struct PlaneTrackerTests {
     let view = CameraView(camera: Fixtures.overhead)
+    /// A camera fixed 3 m up, not carried by someone on the floor below: coplanar floor pieces it
+    /// sees apart stay apart (``floorPiecesMergeUnderACarriedCamera()``).
+    let ceilingView = CameraView(camera: Fixtures.camera(eye: SIMD3(1.25, 3, 0), target: SIMD3(1.25, 0, 0)))
 
     private func names(_ changes: [PlaneChange]) -> [String] {
         changes.map { change in
@@ -53,18 +57,18 @@ struct PlaneTrackerTests {
         let wall = Fixtures.rectangle(center: SIMD3(0, 0.5, -0.5), normal: SIMD3(0, 0, 1), width: 1, length: 1)
         let table = Fixtures.rectangle(center: SIMD3(0.2, 0.75, 0.2), width: 0.5, length: 0.5)
         let farPatch = Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 1)   // 1.5 m gap
-        let result = tracker.integrate([floor, wall, table, farPatch], view: view, frame: 0)
+        let result = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: 0)
         #expect(names(result.changes) == ["added plane-1", "added plane-2", "added plane-3", "added plane-4"])
         #expect(tracker.anchors.map(\.plane.alignment) == [.horizontal, .vertical, .horizontal, .horizontal])
     }
 
     @Test func aBridgingSightingMergesAnchorsAndTheOlderKeepsItsName() throws {
         var tracker = PlaneTracker()
-        _ = tracker.integrate([Fixtures.rectangle(center: .zero, width: 1, length: 1)], view: view, frame: 0)
-        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 1)], view: view, frame: 1)
+        _ = tracker.integrate([Fixtures.rectangle(center: .zero, width: 1, length: 1)], view: ceilingView, frame: 0)
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 1)], view: ceilingView, frame: 1)
         #expect(tracker.anchors.count == 2)
         let bridge = Fixtures.rectangle(center: SIMD3(1.25, 0, 0), width: 1.6, length: 1)
-        let merged = tracker.integrate([bridge], view: view, frame: 2)
+        let merged = tracker.integrate([bridge], view: ceilingView, frame: 2)
         #expect(names(merged.changes) == ["removed plane-2 into plane-1", "updated plane-1"])
         #expect(merged.assignments == [PlaneIdentifier(1)])
         let anchor = try #require(tracker.anchors.first)
@@ -72,6 +76,86 @@ struct PlaneTrackerTests {
         // −0.5 … 3.0 along X: 1 m² + 1 m² + the 1.6 m² bridge less its two 5 cm overlaps.
         #expect(abs(anchor.plane.extent.width - 3.5) <= 0.05)
         #expect(abs(anchor.area - 3.5) <= 0.15)
+    }
+
+    /// A camera carried 1.4 m above the floor, looking ahead along −Z from `x`.
+    private func carried(atX x: Float, height: Float = 1.4) -> CameraView {
+        CameraView(camera: Fixtures.camera(eye: SIMD3(x, height, 1), target: SIMD3(x, 0, -2)))
+    }
+
+    @Test func floorPiecesMergeUnderACarriedCamera() throws {
+        // Two floor pieces (0.6 m² each: 1.2 m² together, the classifier's floor area) with a
+        // 1.5 m gap that no frame shows.
+        let left = Fixtures.rectangle(center: .zero, width: 1, length: 0.6)
+        let right = Fixtures.rectangle(center: SIMD3(2.5, 0.004, 0), width: 1, length: 0.6)
+        var tracker = PlaneTracker()
+        _ = tracker.integrate([left], view: carried(atX: 0), frame: 0)
+        let second = tracker.integrate([right], view: carried(atX: 2.5), frame: 1)
+        // The new piece joins the older anchor in the frame it appears, so it is never reported.
+        #expect(names(second.changes) == ["updated plane-1"])
+        #expect(second.assignments == [PlaneIdentifier(1)])
+        let floor = try #require(tracker.anchors.first)
+        #expect(tracker.anchors.count == 1)
+        #expect(abs(floor.plane.extent.width - 3.5) <= 0.05)
+        #expect(abs(floor.area - 1.2) <= 0.1)
+    }
+
+    @Test(arguments: [Float(0.7), 2.3])
+    func floorPiecesStayApartUnderACameraNotCarriedOnThem(height: Float) {
+        // Below 0.8 m or above 2.2 m nobody standing on this floor is carrying the camera.
+        var tracker = PlaneTracker()
+        _ = tracker.integrate([Fixtures.rectangle(center: .zero, width: 1, length: 0.6)], view: carried(atX: 0, height: height), frame: 0)
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 0.6)],
+                              view: carried(atX: 2.5, height: height), frame: 1)
+        #expect(tracker.anchors.count == 2)
+    }
+
+    @Test func tableTopsOfOneHeightAboveAFloorStayApart() {
+        // Two 0.6 m² tops 0.75 m up, the camera 1.15 m above them; the 1.5 m² floor below makes
+        // them tables, not floor.
+        var tracker = PlaneTracker()
+        let floor = Fixtures.rectangle(center: SIMD3(1.25, 0, 1), width: 3, length: 0.5)
+        _ = tracker.integrate([floor, Fixtures.rectangle(center: SIMD3(0, 0.75, 0), width: 1, length: 0.6)],
+                              view: carried(atX: 0, height: 1.9), frame: 0)
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0.75, 0), width: 1, length: 0.6)],
+                              view: carried(atX: 2.5, height: 1.9), frame: 1)
+        #expect(tracker.anchors.count == 3)
+        // Without the floor, the same two tops would be taken for pieces of it.
+        var bare = PlaneTracker()
+        _ = bare.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0), width: 1, length: 0.6)], view: carried(atX: 0, height: 1.9), frame: 0)
+        _ = bare.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0.75, 0), width: 1, length: 0.6)],
+                           view: carried(atX: 2.5, height: 1.9), frame: 1)
+        #expect(bare.anchors.count == 1)
+    }
+
+    @Test func floorPiecesStayApartWhenTheFrameSeesThroughTheGap() throws {
+        // The camera looks down at the gap between two floor pieces and measures the storey
+        // below (a stairwell): every pixel reads a point on y = −3.
+        let camera = Fixtures.camera(eye: SIMD3(1.25, 1.4, 0.5), target: SIMD3(1.25, 0, 0))
+        let intrinsics = camera.intrinsics
+        var points = ContiguousArray<SIMD3<Float>>()
+        points.reserveCapacity(intrinsics.width * intrinsics.height)
+        for v in 0..<intrinsics.height {
+            for u in 0..<intrinsics.width {
+                let d = SIMD3((Float(u) - intrinsics.cx) / intrinsics.fx, (Float(v) - intrinsics.cy) / intrinsics.fy, 1)
+                let world = camera.pose.apply(toDirection: d)
+                // Depth along the camera's +Z where the ray meets y = −3.
+                let t = world.y < 0 ? (-3 - camera.pose.translation.y) / world.y : .nan
+                points.append(t * d)
+            }
+        }
+        let frame = try PointCloud(width: intrinsics.width, height: intrinsics.height, points: points, intrinsics: intrinsics,
+                                   sensorPose: camera.pose)
+        let seeing = CameraView(camera: camera, frame: frame)
+        var tracker = PlaneTracker()
+        _ = tracker.integrate([Fixtures.rectangle(center: .zero, width: 1, length: 0.6)], view: seeing, frame: 0)
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 0.6)], view: seeing, frame: 1)
+        #expect(tracker.anchors.count == 2)
+        // The same pieces with the gap out of view merge.
+        var blind = PlaneTracker()
+        _ = blind.integrate([Fixtures.rectangle(center: .zero, width: 1, length: 0.6)], view: carried(atX: 0), frame: 0)
+        _ = blind.integrate([Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 0.6)], view: carried(atX: 2.5), frame: 1)
+        #expect(blind.anchors.count == 1)
     }
 
     @Test func anchorsThatBecomeCoplanarAndAdjacentMerge() {
