@@ -53,6 +53,18 @@ public struct MeasuredPoints: Sendable {
         self.maximumCount = cap
     }
 
+    /// Points that are already finite and in world coordinates, given as three coordinate
+    /// columns of equal length and kept as they are: for a caller that sampled a frame itself,
+    /// so the points are neither checked nor copied again. The cap is the larger of the count
+    /// and ``defaultMaximumCount``.
+    package init(xs: ContiguousArray<Float>, ys: ContiguousArray<Float>, zs: ContiguousArray<Float>) {
+        precondition(xs.count == ys.count && ys.count == zs.count, "coordinate columns of one length")
+        self.xs = xs
+        self.ys = ys
+        self.zs = zs
+        maximumCount = max(MeasuredPoints.defaultMaximumCount, xs.count)
+    }
+
     /// A cloud's points moved into the world with `worldFromCloud`.
     public init(cloud: PointCloud, worldFromCloud: Transform = .identity,
                 maximumCount: Int = MeasuredPoints.defaultMaximumCount) {

@@ -194,10 +194,7 @@ public struct Session: Sendable {
                              alignmentTolerance: configuration.tracking.alignmentTolerance)
         }
         latestDetection = detection
-        // Through a cloud: MeasuredPoints' cloud initialiser runs its copy loop specialised for
-        // ContiguousArray inside its own module, where the generic one called from here would not be.
-        let points = MeasuredPoints(cloud: PointCloud(unorganized: sampling.measured),
-                                    maximumCount: max(MeasuredPoints.defaultMaximumCount, sampling.measured.count))
+        let points = MeasuredPoints(xs: sampling.xs, ys: sampling.ys, zs: sampling.zs)
         return integrate(observations, camera: PinholeCamera(intrinsics: intrinsics, pose: pose), timestamp: timestamp,
                          frame: cloud, measuredPoints: points)
     }
