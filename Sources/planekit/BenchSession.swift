@@ -52,12 +52,13 @@ struct BenchSession: ParsableCommand {
             _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
         }
         // Top the world up to `planes` anchors with 40 cm patches on a grid beside the room, in
-        // three orientations, so association and merging have that many anchors to test.
+        // three orientations, so association and merging have that many anchors to test. None
+        // lies at floor level: up-facing patches there would be floor pieces and merge.
         let missing = max(0, planes - session.planes.count)
         if missing > 0 {
             var patches: [PlaneObservation] = []
             for k in 0..<missing {
-                let center = SIMD3<Float>(20 + Float(k % 8), Float(k / 8 % 4), Float(k / 32) * 2)
+                let center = SIMD3<Float>(20 + Float(k % 8), 0.5 + Float(k / 8 % 4), Float(k / 32) * 2)
                 let normal: SIMD3<Float> = [SIMD3(0, 1, 0), SIMD3(1, 0, 0), SIMD3(0, 0, 1)][k % 3]
                 patches.append(Self.patch(center: center, normal: normal, side: 0.4))
             }
