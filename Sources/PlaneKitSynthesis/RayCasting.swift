@@ -149,15 +149,49 @@ struct RayCastBuffers {
                 let nRow = n.y * y + n.z, aRow = a.y * y + a.z, bRow = b.y * y + b.z
                 let row = v * width
                 let yRayLength = y * y + 1
-                for u in first...last {
-                    let x = xs[u]
-                    let nDotRay = n.x * x + nRow
+                guard width >= 8 else {
+                    // Images narrower than one group of lanes, one pixel at a time.
+                    for u in first...last {
+                        let x = xs[u]
+                        let nDotRay = n.x * x + nRow
+                        let t = nc / nDotRay
+                        guard t > 0, t < depth[row + u] else { continue }
+                        guard abs(t * (a.x * x + aRow) - ac) <= ha, abs(t * (b.x * x + bRow) - bc) <= hb else { continue }
+                        depth[row + u] = t
+                        let facing = incidence?.passes(dotMagnitude: abs(nDotRay), rayLengthSquared: x * x + yRayLength) ?? true
+                        surface[row + u] = facing ? index : ~index
+                    }
+                    continue
+                }
+                // Eight pixels at a time, the same IEEE operations per lane as the loop above
+                // (so the same bits), the grazing test as its plain formula. The last group
+                // is moved back to end at the image edge: pixels tested twice, or outside the
+                // span, get the answer the unculled test gives, so nothing changes.
+                let lanesN = FloatLanes(repeating: n.x), lanesNRow = FloatLanes(repeating: nRow)
+                let lanesA = FloatLanes(repeating: a.x), lanesARow = FloatLanes(repeating: aRow)
+                let lanesB = FloatLanes(repeating: b.x), lanesBRow = FloatLanes(repeating: bRow)
+                let zeros = FloatLanes(repeating: 0), yLength = FloatLanes(repeating: yRayLength)
+                let facingCode = IntLanes(repeating: index), grazingCode = IntLanes(repeating: ~index)
+                let depthRow = depth.baseAddress! + row, surfaceRow = surface.baseAddress! + row
+                var u = first
+                while true {
+                    let s = min(u, width &- 8)
+                    let x = xs.baseAddress!.lanes(at: s)
+                    let nDotRay = lanesN * x + lanesNRow
                     let t = nc / nDotRay
-                    guard t > 0, t < depth[row + u] else { continue }
-                    guard abs(t * (a.x * x + aRow) - ac) <= ha, abs(t * (b.x * x + bRow) - bc) <= hb else { continue }
-                    depth[row + u] = t
-                    let facing = incidence?.passes(dotMagnitude: abs(nDotRay), rayLengthSquared: x * x + yRayLength) ?? true
-                    surface[row + u] = facing ? index : ~index
+                    let old = UnsafePointer(depthRow).lanes(at: s)
+                    let hit = (t .> zeros) .& (t .< old)
+                        .& ((t * (lanesA * x + lanesARow) - ac).laneMagnitude .<= ha)
+                        .& ((t * (lanesB * x + lanesBRow) - bc).laneMagnitude .<= hb)
+                    depthRow.store(old.replacing(with: t, where: hit), at: s)
+                    var code = facingCode
+                    if let incidence {
+                        let grazing = nDotRay.laneMagnitude / (x * x + yLength).squareRoot() .< incidence.cosMaximum
+                        code.replace(with: grazingCode, where: grazing)
+                    }
+                    surfaceRow.store(UnsafePointer(surfaceRow).lanes(at: s).replacing(with: code, where: hit), at: s)
+                    if s &+ 8 > last { break }
+                    u &+= 8
                 }
             }
         }}}}

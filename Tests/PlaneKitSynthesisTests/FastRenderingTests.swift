@@ -208,3 +208,43 @@ import Testing
         }
     }
 }
+
+extension FastRenderingTests {
+    @Test func narrowImagesSeeWhatWideOnesSee() throws {
+        // Images of 1 to 13 columns (one pixel at a time below 8 columns, a group of eight moved
+        // back to the image edge above) read the same samples as a 16-column image in their
+        // shared columns: same rays, same noise (the table offsets are per row), same steps.
+        // Dropouts (positions in the frame) and edge drops (draws in pixel order) depend on the
+        // width, so this sensor has neither.
+        var sensor = SensorModel.kinect
+        sensor.dropoutRate = 0
+        sensor.discontinuityDropProbability = 0
+        let room = SyntheticRoom(seed: 4)
+        let pose = room.randomCameraPose(seed: 4)
+        func render(width: Int) throws -> (samples: [UInt16], surface: [Int32]) {
+            // The 16-column image's principal point, so that column u has the same ray in every width.
+            let k = try #require(PinholeIntrinsics(fx: 52.5, fy: 52.5, cx: 7.5, cy: 23.5, width: width, height: 48))
+            let renderer = SyntheticRenderer(intrinsics: k, sensor: sensor)
+            var workspace = RenderWorkspace()
+            var bytes = [UInt8](repeating: 0xAB, count: 2 * width * 48)
+            bytes.withUnsafeMutableBytes {
+                renderer.renderDepth16(room.scene, pose: pose, noiseSeed: 9, encoding: .millimetres, into: $0, workspace: &workspace)
+            }
+            let samples = (0..<(width * 48)).map { UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8 }
+            return (samples, Array(workspace.buffers?.surface ?? []))
+        }
+        let wide = try render(width: 16)
+        #expect(wide.samples.filter { $0 != 0 }.count > 16 * 48 / 2)
+        for width in [1, 5, 7, 8, 9, 13] {
+            let narrow = try render(width: width)
+            var mismatches = 0
+            for v in 0..<48 {
+                for u in 0..<width where narrow.samples[v * width + u] != wide.samples[v * 16 + u]
+                    || narrow.surface[v * width + u] != wide.surface[v * 16 + u] {
+                    mismatches += 1
+                }
+            }
+            #expect(mismatches == 0, "width \(width): \(mismatches) pixels differ")
+        }
+    }
+}
