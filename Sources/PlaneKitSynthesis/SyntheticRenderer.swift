@@ -56,7 +56,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
     /// gives for the same arguments, each point's depth (its z) written as `encoding.sample(z)`
     /// (0 for a hole), little-endian, into `bytes` (`2 × width × height` bytes), and the label
     /// image into `labels` when given (`width × height`). No cloud is built and, with a reused
-    /// `workspace`, nothing is allocated beyond a small per-frame table.
+    /// `workspace`, nothing is allocated beyond a small per-frame table and a few rows of scratch.
     public func renderDepth16(_ scene: SyntheticScene, pose: Transform, noiseSeed: UInt64, encoding: Depth16Encoding,
                               into bytes: UnsafeMutableRawBufferPointer, labels: UnsafeMutableBufferPointer<UInt16>? = nil,
                               workspace: inout RenderWorkspace) {
