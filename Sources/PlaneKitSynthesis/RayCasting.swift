@@ -63,7 +63,9 @@ struct RayCastBuffers {
     let intrinsics: PinholeIntrinsics
     /// Depth (camera +Z) of the nearest hit, `.infinity` where nothing was hit.
     var depth: ContiguousArray<Float>
-    /// Index of the surface hit (rectangles first, then clutter), −1 for none.
+    /// Index `k` of the surface hit (rectangles first, then clutter), −1 for none, and `~k`
+    /// (negative too) where ``incidence`` says the ray grazes surface `k`: so `surface ≥ 0`
+    /// alone tells the sensor pass that a pixel can be read, with no normal to look up.
     var surface: ContiguousArray<Int32>
     let xs: ContiguousArray<Float>
     let ys: ContiguousArray<Float>
@@ -72,6 +74,10 @@ struct RayCastBuffers {
     /// rather than across their whole bounding box; the frames are the same either way, and
     /// tests turn it off to check exactly that.
     var cullsRows = true
+
+    /// The sensor's grazing-angle test, applied where a pixel is claimed (the rectangle test
+    /// has `n·r` at hand then); nil keeps every angle.
+    var incidence: IncidenceTest?
 
     /// Distance of the near clipping plane used only to bound projected rectangles.
     static let near: Float = 1e-3
@@ -126,7 +132,7 @@ struct RayCastBuffers {
         let n = r.normal, nc = r.normalDotCenter
         let a = r.axisU, ac = r.uCenter, ha = r.halfU
         let b = r.axisV, bc = r.vCenter, hb = r.halfV
-        let spans = RectangleRowSpans(r), culling = cullsRows
+        let spans = RectangleRowSpans(r), culling = cullsRows, incidence = self.incidence
         let fx = intrinsics.fx, cx = intrinsics.cx
         xs.withUnsafeBufferPointer { xs in
         ys.withUnsafeBufferPointer { ys in
@@ -142,13 +148,50 @@ struct RayCastBuffers {
                 // Terms constant along the row.
                 let nRow = n.y * y + n.z, aRow = a.y * y + a.z, bRow = b.y * y + b.z
                 let row = v * width
-                for u in first...last {
-                    let x = xs[u]
-                    let t = nc / (n.x * x + nRow)
-                    guard t > 0, t < depth[row + u] else { continue }
-                    guard abs(t * (a.x * x + aRow) - ac) <= ha, abs(t * (b.x * x + bRow) - bc) <= hb else { continue }
-                    depth[row + u] = t
-                    surface[row + u] = index
+                let yRayLength = y * y + 1
+                guard width >= 8 else {
+                    // Images narrower than one group of lanes, one pixel at a time.
+                    for u in first...last {
+                        let x = xs[u]
+                        let nDotRay = n.x * x + nRow
+                        let t = nc / nDotRay
+                        guard t > 0, t < depth[row + u] else { continue }
+                        guard abs(t * (a.x * x + aRow) - ac) <= ha, abs(t * (b.x * x + bRow) - bc) <= hb else { continue }
+                        depth[row + u] = t
+                        let facing = incidence?.passes(dotMagnitude: abs(nDotRay), rayLengthSquared: x * x + yRayLength) ?? true
+                        surface[row + u] = facing ? index : ~index
+                    }
+                    continue
+                }
+                // Eight pixels at a time, the same IEEE operations per lane as the loop above
+                // (so the same bits), the grazing test as its plain formula. The last group
+                // is moved back to end at the image edge: pixels tested twice, or outside the
+                // span, get the answer the unculled test gives, so nothing changes.
+                let lanesN = FloatLanes(repeating: n.x), lanesNRow = FloatLanes(repeating: nRow)
+                let lanesA = FloatLanes(repeating: a.x), lanesARow = FloatLanes(repeating: aRow)
+                let lanesB = FloatLanes(repeating: b.x), lanesBRow = FloatLanes(repeating: bRow)
+                let zeros = FloatLanes(repeating: 0), yLength = FloatLanes(repeating: yRayLength)
+                let facingCode = IntLanes(repeating: index), grazingCode = IntLanes(repeating: ~index)
+                let depthRow = depth.baseAddress! + row, surfaceRow = surface.baseAddress! + row
+                var u = first
+                while true {
+                    let s = min(u, width &- 8)
+                    let x = xs.baseAddress!.lanes(at: s)
+                    let nDotRay = lanesN * x + lanesNRow
+                    let t = nc / nDotRay
+                    let old = UnsafePointer(depthRow).lanes(at: s)
+                    let hit = (t .> zeros) .& (t .< old)
+                        .& ((t * (lanesA * x + lanesARow) - ac).laneMagnitude .<= ha)
+                        .& ((t * (lanesB * x + lanesBRow) - bc).laneMagnitude .<= hb)
+                    depthRow.store(old.replacing(with: t, where: hit), at: s)
+                    var code = facingCode
+                    if let incidence {
+                        let grazing = nDotRay.laneMagnitude / (x * x + yLength).squareRoot() .< incidence.cosMaximum
+                        code.replace(with: grazingCode, where: grazing)
+                    }
+                    surfaceRow.store(UnsafePointer(surfaceRow).lanes(at: s).replacing(with: code, where: hit), at: s)
+                    if s &+ 8 > last { break }
+                    u &+= 8
                 }
             }
         }}}}
@@ -166,7 +209,7 @@ struct RayCastBuffers {
             corners = OrientedBox(transform: frame, size: SIMD3(2 * radius, height, 2 * radius)).corners
         }
         guard let (u0, u1, v0, v1) = pixelBounds(of: corners) else { return }
-        let width = self.width
+        let width = self.width, incidence = self.incidence
         xs.withUnsafeBufferPointer { xs in
         ys.withUnsafeBufferPointer { ys in
         depth.withUnsafeMutableBufferPointer { depth in
@@ -197,7 +240,12 @@ struct RayCastBuffers {
                     let i = v * width + u
                     guard t > 0, t < depth[i] else { continue }
                     depth[i] = t
-                    surface[i] = index
+                    var facing = true
+                    if let incidence {
+                        let normal = shape.normal(at: t * d)
+                        facing = incidence.passes(dotMagnitude: abs(dot(normal, d)), rayLengthSquared: dot(d, d))
+                    }
+                    surface[i] = facing ? index : ~index
                 }
             }
         }}}}

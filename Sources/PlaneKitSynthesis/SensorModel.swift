@@ -11,7 +11,9 @@
 /// 4. no reading with probability ``dropoutRate`` anywhere (salt-and-pepper holes);
 /// 5. Gaussian noise along the ray with standard deviation ``depthSigma(atDepth:)``;
 /// 6. quantisation of the disparity `b·f / z` to steps of ``disparityStep`` pixels.
-/// Pixels without a reading get NaN coordinates and label 0.
+/// Pixels without a reading get NaN coordinates and label 0. The renderer draws the random
+/// parts cheaply but with these distributions: the noise from fixed tables of standard normal
+/// deviates read at random offsets per row, the dropouts as geometric gaps between them.
 public struct SensorModel: Sendable, Hashable, Codable {
     /// Nearest depth measured (m).
     public var minimumRange: Float

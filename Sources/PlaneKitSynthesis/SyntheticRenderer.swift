@@ -56,7 +56,7 @@ public struct SyntheticRenderer: Sendable, Hashable {
     /// gives for the same arguments, each point's depth (its z) written as `encoding.sample(z)`
     /// (0 for a hole), little-endian, into `bytes` (`2 × width × height` bytes), and the label
     /// image into `labels` when given (`width × height`). No cloud is built and, with a reused
-    /// `workspace`, nothing is allocated beyond a small per-frame table.
+    /// `workspace`, nothing is allocated beyond a small per-frame table and a few rows of scratch.
     public func renderDepth16(_ scene: SyntheticScene, pose: Transform, noiseSeed: UInt64, encoding: Depth16Encoding,
                               into bytes: UnsafeMutableRawBufferPointer, labels: UnsafeMutableBufferPointer<UInt16>? = nil,
                               workspace: inout RenderWorkspace) {
@@ -67,114 +67,122 @@ public struct SyntheticRenderer: Sendable, Hashable {
         render(scene, pose: pose, noiseSeed: noiseSeed, into: &sink, workspace: &workspace)
     }
 
-    /// Ray-casts the z-buffer, then applies the sensor model pixel by pixel in row-major order
-    /// (the order fixes which random numbers each pixel draws), handing every pixel to `sink`.
+    /// Ray-casts the z-buffer, then applies the sensor model row by row (``SensorRowPass``
+    /// eight pixels at a time, then the few random choices in pixel order), handing every row
+    /// to `sink`.
+    ///
+    /// The random parts draw from three streams of `noiseSeed`, so each is fixed whatever the
+    /// others draw: the noise tables' row offsets (``GaussianTables``), one draw per pixel at a
+    /// discontinuity for its drop, and the dropout positions as gaps between them
+    /// (``GeometricGaps``).
     private func render<Sink: SensorReadingSink>(_ scene: SyntheticScene, pose: Transform, noiseSeed: UInt64,
                                                  into sink: inout Sink, workspace: inout RenderWorkspace) {
         let width = intrinsics.width, height = intrinsics.height
         var hits = workspace.takeBuffers(for: intrinsics)
         defer { workspace.buffers = hits }
+        let sensor = self.sensor
+        hits.incidence = sensor.maximumIncidenceDegrees < 90
+            ? IncidenceTest(cosMaximum: Float(DeterministicMath.cos(DeterministicMath.radians(Double(sensor.maximumIncidenceDegrees)))))
+            : nil
         let cameraFromWorld = pose.inverse
         let rectangles = scene.planes.map { CameraRectangle($0, cameraFromWorld: cameraFromWorld) }
         for (index, rectangle) in rectangles.enumerated() {
             hits.draw(rectangle, index: Int32(index))
         }
-        let clutter = scene.clutter.map { CameraClutter($0, cameraFromWorld: cameraFromWorld) }
-        for (offset, shape) in clutter.enumerated() {
-            hits.draw(shape, index: Int32(rectangles.count + offset))
+        for (offset, shape) in scene.clutter.enumerated() {
+            hits.draw(CameraClutter(shape, cameraFromWorld: cameraFromWorld), index: Int32(rectangles.count + offset))
         }
-        let normals = ContiguousArray(rectangles.map(\.normal))
+        guard width > 0, height > 0 else { return }
         let ids = ContiguousArray(scene.planes.map(\.id))
-
-        var random = SeededRandom(seed: noiseSeed)
-        let sensor = self.sensor, fx = intrinsics.fx
-        let checkRange = sensor.minimumRange > 0 || sensor.maximumRange < .infinity
-        let minimumRange = sensor.minimumRange, maximumRange = sensor.maximumRange
-        let cosMaximum = Float(DeterministicMath.cos(DeterministicMath.radians(Double(min(sensor.maximumIncidenceDegrees, 90)))))
-        let checkIncidence = sensor.maximumIncidenceDegrees < 90
-        let checkEdges = sensor.discontinuityRelativeJump < .infinity && sensor.discontinuityDropProbability > 0
-        let relativeJump = sensor.discontinuityRelativeJump
-        let edgeDrop = Double(sensor.discontinuityDropProbability), dropout = Double(sensor.dropoutRate)
-        let noisy = sensor.noiseConstant != 0 || sensor.noiseQuadratic != 0
-        let quantiser = DisparityQuantiser(sensor: sensor, focalLength: fx)
-        let ziggurat = ZigguratTables.shared
-        let rectangleCount = rectangles.count
-
-        let incidence = IncidenceTest(cosMaximum: cosMaximum)
-        let tableSize = Float(DisparityQuantiser.tableSize)
+        let pass = SensorRowPass(sensor: sensor, focalLength: intrinsics.fx)
+        let quantiser = DisparityQuantiser(sensor: sensor, focalLength: intrinsics.fx)
         sink.prepare(depthOfSteps: quantiser?.depths ?? [])
-        let edgeDraw = UnitThreshold(edgeDrop), dropoutDraw = UnitThreshold(dropout)
-        // Per row: first the sensor's deterministic verdict on each pixel (0 no reading, 1 a
-        // reading, 2 a reading at a depth discontinuity), then the random part in pixel order,
-        // then quantisation and output. Short loops keep their values in registers where one
-        // long one spilled them, and keep the serial random-number chain apart from the
-        // divisions, which then overlap from pixel to pixel.
-        var verdicts = ContiguousArray<UInt8>(repeating: 0, count: width)
-        var measuredRow = ContiguousArray<Float>(repeating: .nan, count: width)
+        // The ideal sensor reads no noise: the tables are not even built for it.
+        let noise = pass.noisy ? GaussianTables.shared : nil
+        var offsetRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 1))
+        var edgeRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 2))
+        var dropoutRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 3))
+        let frameShift = Int(truncatingIfNeeded: offsetRandom.next())
+        let edgeDrop = UnitThreshold(Double(sensor.discontinuityDropProbability))
+        let gaps = GeometricGaps(probability: Double(sensor.dropoutRate))
+        var nextDropout = gaps.next(&dropoutRandom)
 
+        // Row scratch: pixel 0 of each row at index 8, room for a left neighbour before it and
+        // for whole groups of eight (plus a right neighbour) after it.
+        let stride = 8 &+ (width &+ 7) / 8 * 8 &+ 8
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * stride) { floats in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * stride) { ints in
         hits.depth.withUnsafeBufferPointer { depth in
         hits.surface.withUnsafeBufferPointer { surface in
         hits.xs.withUnsafeBufferPointer { xs in
         hits.ys.withUnsafeBufferPointer { ys in
-        normals.withUnsafeBufferPointer { normals in
         ids.withUnsafeBufferPointer { ids in
-        verdicts.withUnsafeMutableBufferPointer { verdicts in
-        measuredRow.withUnsafeMutableBufferPointer { measuredRow in
-            for v in 0..<height {
-                let y = ys[v], rowStart = v &* width
-                for u in 0..<width {
-                    let i = rowStart &+ u
-                    let k = Int(surface[i])
-                    var verdict: UInt8 = 0
-                    if k >= 0 {
-                        let z = depth[i]
-                        if !(checkRange && (z < minimumRange || z > maximumRange)) {
-                            var facing = true
-                            if checkIncidence {
-                                let ray = SIMD3(xs[u], y, 1)
-                                let normal = k < rectangleCount ? normals[k] : clutter[k &- rectangleCount].normal(at: z * ray)
-                                facing = incidence.passes(dotMagnitude: abs(dot(normal, ray)), rayLengthSquared: dot(ray, ray))
-                            }
-                            if facing {
-                                verdict = checkEdges && RayCastBuffers.isEdge(depth, u: u, v: v, width: width, height: height,
-                                                                              relativeJump: relativeJump) ? 2 : 1
-                            }
-                        }
-                    }
-                    verdicts[u] = verdict
-                }
-                // The random draws, in pixel order: the noisy depth, NaN for a hole.
-                for u in 0..<width {
-                    let i = rowStart &+ u
-                    let verdict = verdicts[u]
-                    var measured = Float.nan
-                    if verdict != 0 && !(verdict == 2 && edgeDraw.isBelow(random.next()))
-                        && !(dropout > 0 && dropoutDraw.isBelow(random.next())) {
-                        let z = depth[i]
-                        measured = z
-                        if noisy { measured += sensor.depthSigma(atDepth: z) * Float(random.zigguratGaussian(ziggurat)) }
-                    }
-                    measuredRow[u] = measured
-                }
-                // Quantisation and output: no random numbers, so the pixels overlap in the CPU.
-                for u in 0..<width {
-                    let i = rowStart &+ u
-                    var measured = measuredRow[u]
-                    let k = Int(surface[i])
-                    let label = k >= 0 && k < ids.count ? ids[k] : 0
-                    if let quantiser {
-                        let steps = quantiser.steps(measured)
-                        guard steps > 0 else { sink.hole(i); continue }
-                        if steps < tableSize {
-                            sink.reading(i, steps: Int(steps), ray: SIMD3(xs[u], y, 1), label: label)
-                            continue
-                        }
-                        measured = quantiser.depth(ofSteps: steps)
-                    }
-                    guard measured > 0, measured.isFinite else { sink.hole(i); continue }
-                    sink.reading(i, depth: measured, ray: SIMD3(xs[u], y, 1), label: label)
-                }
+        (noise?.first ?? []).withUnsafeBufferPointer { firstNoise in
+        (noise?.second ?? []).withUnsafeBufferPointer { secondNoise in
+            let base = floats.baseAddress!, intBase = ints.baseAddress!
+            // Three depth rows in turn (row v in slot v mod 3), each padded with copies of its
+            // end pixels so that the image border is no discontinuity.
+            func slot(_ v: Int) -> UnsafeMutablePointer<Float> { base + ((v % 3) &* stride &+ 8) }
+            func copyDepthRow(_ v: Int) {
+                let row = depth.baseAddress! + v &* width, to = slot(v)
+                to.update(from: row, count: width)
+                (to - 8).update(repeating: row[0], count: 8)
+                (to + width).update(repeating: row[width &- 1], count: stride &- 8 &- width)
             }
-        }}}}}}}}
+            let measured = base + 3 &* stride
+            let surfaceRow = intBase, steps = intBase + stride, edges = intBase + 2 &* stride
+            surfaceRow.update(repeating: -1, count: stride)
+            copyDepthRow(0)
+            for v in 0..<height {
+                if v &+ 1 < height { copyDepthRow(v &+ 1) }
+                let rowStart = v &* width
+                surfaceRow.update(from: surface.baseAddress! + rowStart, count: width)
+                let offsets = noise == nil ? (first: 0, second: 0)
+                    : GaussianTables.offsets(row: v, frameShift: frameShift, bits: offsetRandom.next())
+                let beyondTable = pass.run(SensorRowPass.Rows(
+                    centre: slot(v), above: slot(v > 0 ? v &- 1 : v), below: slot(v &+ 1 < height ? v &+ 1 : v),
+                    surface: surfaceRow, firstNoise: firstNoise.baseAddress ?? UnsafePointer(measured), firstOffset: offsets.first,
+                    secondNoise: secondNoise.baseAddress ?? UnsafePointer(measured), secondOffset: offsets.second,
+                    measured: measured, steps: steps, edges: edges, count: width))
+                func drop(_ u: Int) {
+                    measured[u] = .nan
+                    steps[u] = 0
+                }
+                // Readings at discontinuities, in pixel order: a draw each. Groups of eight
+                // without one are skipped with one test.
+                if pass.marksEdges {
+                    var u = 0
+                    while u < width {
+                        // Four 64-bit loads: `any(lanes .!= 0)` compiles to a loop over the lanes.
+                        let group = UnsafeRawPointer(edges + u)
+                        if group.loadUnaligned(as: UInt64.self) | group.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                            | group.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | group.loadUnaligned(fromByteOffset: 24, as: UInt64.self) != 0 {
+                            for k in u..<min(u &+ 8, width) where edges[k] != 0 && edgeDrop.isBelow(edgeRandom.next()) { drop(k) }
+                        }
+                        u &+= 8
+                    }
+                }
+                // Dropouts at their drawn positions in the frame.
+                let rowEnd = rowStart &+ width
+                while nextDropout < rowEnd {
+                    drop(nextDropout &- rowStart)
+                    let gap = gaps.next(&dropoutRandom)
+                    nextDropout = gap < Int.max &- nextDropout &- 1 ? nextDropout &+ 1 &+ gap : .max
+                }
+                let row = SensorRow(start: rowStart, count: width, y: ys[v], xs: xs.baseAddress!, surface: surfaceRow, ids: ids)
+                if quantiser != nil, !beyondTable {
+                    sink.quantisedRow(row, steps: steps)
+                    continue
+                }
+                if let quantiser {
+                    // Some reading is nearer than the tables reach: every reading as a depth.
+                    for u in 0..<width where steps[u] > 0 {
+                        measured[u] = steps[u] < SensorRowPass.tableSize ? quantiser.depths[Int(steps[u])]
+                            : quantiser.depth(ofSteps: quantiser.steps(measured[u]))
+                    }
+                }
+                sink.depthRow(row, depths: measured)
+            }
+        }}}}}}}}}
     }
 }

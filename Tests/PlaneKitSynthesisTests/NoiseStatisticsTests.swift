@@ -82,6 +82,18 @@ import Testing
         }
         // 306 720 pairs: s.e. of the correlation ≈ 0.0018.
         #expect(abs(product / squares) < 0.01, "lag-1 correlation \(product / squares)")
+        // Nor between rows (each row reads the noise tables at its own offsets): neighbours
+        // one and two rows apart, and the same column 100 rows apart.
+        for lag in [1, 2, 100] {
+            var product = 0.0, squares = 0.0
+            for v in 0..<(480 - lag) {
+                for u in 0..<640 {
+                    product += e[v * 640 + u] * e[(v + lag) * 640 + u]
+                    squares += e[v * 640 + u] * e[v * 640 + u]
+                }
+            }
+            #expect(abs(product / squares) < 0.01, "correlation between rows \(lag) apart: \(product / squares)")
+        }
         // Another seed gives other noise, the same seed the same.
         let again = SyntheticRenderer(sensor: sensor).render(Scenes.wall(at: 2), pose: .identity, noiseSeed: 77)
         let other = SyntheticRenderer(sensor: sensor).render(Scenes.wall(at: 2), pose: .identity, noiseSeed: 78)
