@@ -14,11 +14,13 @@ struct Encode: ParsableCommand {
             when it has one; organized clouds \
             (PCD, PLY) become xyz32f frames, with the PCD's VIEWPOINT as the pose. Unorganized \
             clouds cannot be frames and are reported. A file that cannot be read gives one line \
-            on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line.
+            on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line. \
+            When stdout is a pipe it is grown to 1 MiB and payloads are handed to it with vmsplice.
 
             Examples:
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
               ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
+              ls walk/*.png | planekit encode | planekit stream    # walk/: synth --depth-dir
             """)
 
     @Argument(help: "Files to encode, in order (none or -: read paths from stdin).")
