@@ -31,6 +31,8 @@ let package = Package(
 
         // MARK: The pipeline.
         .target(name: "PlaneKitGeometry"),
+        // Linux calls Swift's Glibc module does not declare (vmsplice, pipe sizes, mallopt).
+        .target(name: "CLinuxIO"),
         .target(
             name: "PCLBridge", dependencies: ["CPCLSegmentation"],
             cxxSettings: [.define("NDEBUG")]),
@@ -43,7 +45,9 @@ let package = Package(
             dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting"]),
         .target(
             name: "PlaneKitStream",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking", "CLinuxIO",
+            ]),
         .target(
             name: "PlaneKit",
             dependencies: [
@@ -52,7 +56,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "planekit",
-            dependencies: ["PlaneKit", "PCLBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["PlaneKit", "PCLBridge", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),

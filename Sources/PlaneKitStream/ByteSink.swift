@@ -12,20 +12,66 @@ public protocol ByteSink {
 
 /// A file descriptor written with `write(2)` (standard output by default). The descriptor is
 /// not closed by this value.
+///
+/// When the descriptor is a pipe (on Linux), the first large write grows the pipe and large
+/// writes (frame payloads) are lent to it with `vmsplice(2)` from a ring of page-aligned buffers
+/// (see ``PipeOptions`` and `PipeSplicer`); small writes, and every write to a file or terminal,
+/// use `write(2)`. Copies of one sink share the ring and may be used from any thread.
 public struct FileDescriptorSink: ByteSink, Sendable {
     /// The descriptor written to.
     public let descriptor: Int32
     /// A name for messages ("stdout", a path).
     public let name: String
+    #if os(Linux)
+    /// Present when the descriptor is a pipe and the options ask for something.
+    private let splicer: PipeSplicer?
+    #endif
 
-    /// A sink writing `descriptor`, called `name` in messages.
-    public init(descriptor: Int32 = 1, name: String = "stdout") {
+    /// A sink writing `descriptor`, called `name` in messages; `pipe` says what to do when the
+    /// descriptor is a pipe.
+    public init(descriptor: Int32 = 1, name: String = "stdout", pipe: PipeOptions = .automatic) {
         self.descriptor = descriptor
         self.name = name
+        #if os(Linux)
+        let tunes = pipe.splices || pipe.pipeSize != nil
+        splicer = tunes && PipeSize.isPipe(descriptor) ? PipeSplicer(descriptor: descriptor, options: pipe) : nil
+        #endif
     }
 
-    /// Writes everything, retrying after short writes and interruptions.
+    /// What the sink has done to its pipe; nil when the descriptor is not a pipe (or the options
+    /// leave pipes alone).
+    public var pipeStatistics: PipeStatistics? {
+        #if os(Linux)
+        return splicer?.statistics
+        #else
+        return nil
+        #endif
+    }
+
+    /// Writes everything: large writes to a pipe are spliced, the rest written with `write(2)`,
+    /// retrying after short writes and interruptions.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        #if os(Linux)
+        if let splicer {
+            if splicer.wantsSplice(bytes.count) {
+                let sent = try splicer.splice(bytes, name: name)
+                try writeAll(UnsafeRawBufferPointer(start: base + sent, count: bytes.count - sent))
+                splicer.noteWritten(bytes.count - sent)
+                return
+            }
+            // A large write still gains from the bigger pipe even when it is not spliced.
+            if bytes.count >= splicer.options.minimumSpliceBytes { splicer.prepare() }
+            try writeAll(bytes)
+            splicer.noteWritten(bytes.count)
+            return
+        }
+        #endif
+        try writeAll(bytes)
+    }
+
+    /// `write(2)` until everything is out.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -36,11 +82,19 @@ public struct FileDescriptorSink: ByteSink, Sendable {
             #endif
             if n < 0 {
                 if errno == EINTR { continue }
-                throw StreamError(recordNumber: 0, message: "cannot write \(name): \(String(cString: strerror(errno)))")
+                throw StreamError.cannotWrite(name, code: errno)
             }
             base += n
             remaining -= n
         }
+    }
+}
+
+extension StreamError {
+    /// The error for a failed write to `name` with errno `code` (record number 0: it is about
+    /// the output, not a record).
+    static func cannotWrite(_ name: String, code: Int32) -> StreamError {
+        StreamError(recordNumber: 0, message: "cannot write \(name): \(String(cString: strerror(code)))")
     }
 }
 

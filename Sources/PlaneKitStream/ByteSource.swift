@@ -18,16 +18,31 @@ public struct FileDescriptorSource: ByteSource, Sendable {
     public let descriptor: Int32
     /// A name for messages ("stdin", a path).
     public let name: String
+    /// The capacity asked for, before the first read, when the descriptor is a pipe; nil leaves
+    /// it alone.
+    public let pipeSize: Int?
+    private var prepared = false
 
-    /// A source reading `descriptor`, called `name` in messages.
-    public init(descriptor: Int32 = 0, name: String = "stdin") {
+    /// A source reading `descriptor`, called `name` in messages, growing it to `pipeSize` bytes
+    /// when it is a pipe (a refusal is silent).
+    public init(descriptor: Int32 = 0, name: String = "stdin", pipeSize: Int? = PipeOptions.automatic.pipeSize) {
         self.descriptor = descriptor
         self.name = name
+        self.pipeSize = pipeSize
     }
 
     /// Reads with `read(2)`, retrying when a signal interrupts it.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(StreamError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        if !prepared {
+            prepared = true
+            #if os(Linux)
+            // A writer that leaves the pipe at 64 KiB (cat, a shell loop) makes 10 round trips
+            // a VGA frame, each a wake-up on both sides; the pipe belongs to both ends, so the
+            // reader can grow it as well.
+            if let pipeSize, PipeSize.isPipe(descriptor) { PipeSize.grow(descriptor, to: pipeSize) }
+            #endif
+        }
         while true {
             #if canImport(Glibc)
             let n = Glibc.read(descriptor, base, buffer.count)

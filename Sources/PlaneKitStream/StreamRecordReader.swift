@@ -111,10 +111,18 @@ public final class StreamRecordReader<Source: ByteSource> {
         end = count
     }
 
+    /// The most bytes one refill of the line buffer asks for. A header line is a few hundred
+    /// bytes; whatever a refill brings in beyond it is usually payload, which then has to be
+    /// copied out of the line buffer. Asking for the whole buffer (over 1 MiB) pulled a VGA
+    /// frame's entire payload through that copy; with 16 KiB at most that much is copied, and
+    /// the rest is read straight into the payload.
+    static var refillBytes: Int { 16 << 10 }
+
     /// Reads more bytes after `end`; marks the end of the source when there are none.
     private func fill() throws(StreamError) {
         guard end < buffer.count else { return }
-        let n = try readSource(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        let limit = min(buffer.count, end + Self.refillBytes)
+        let n = try readSource(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end..<limit]))
         if n == 0 { sourceEnded = true } else { end += n }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinuxIO
 import Foundation
 import PlaneKit
 
@@ -13,11 +14,13 @@ struct Encode: ParsableCommand {
             when it has one; organized clouds \
             (PCD, PLY) become xyz32f frames, with the PCD's VIEWPOINT as the pose. Unorganized \
             clouds cannot be frames and are reported. A file that cannot be read gives one line \
-            on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line.
+            on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line. \
+            When stdout is a pipe it is grown to 1 MiB and payloads are handed to it with vmsplice.
 
             Examples:
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
               ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
+              ls walk/*.png | planekit encode | planekit stream    # walk/: synth --depth-dir
             """)
 
     @Argument(help: "Files to encode, in order (none or -: read paths from stdin).")
@@ -85,16 +88,10 @@ struct Encode: ParsableCommand {
     /// quarter of encode's time on VGA PNGs. Kept, they are reused from file to file, and memory
     /// stays at one file's worth.
     static func keepFreedBuffers() {
-        #if canImport(Glibc)
-        // mallopt is declared in <malloc.h>, which the Glibc module does not include, so it is
-        // looked up by name; without it (another C library) nothing changes but speed.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
-        _ = mallopt(mmapThreshold, 32 << 20)
-        _ = mallopt(trimThreshold, 128 << 20)
-        #endif
+        // Through the CLinuxIO shim, since the Glibc module does not include <malloc.h>;
+        // elsewhere it does nothing but leave the speed as it was.
+        _ = clinuxio_mallopt(Int32(CLINUXIO_M_MMAP_THRESHOLD), 32 << 20)
+        _ = clinuxio_mallopt(Int32(CLINUXIO_M_TRIM_THRESHOLD), 128 << 20)
     }
 
     /// Non-empty lines of stdin, trimmed.

@@ -50,7 +50,9 @@ struct Stream: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(),
+        // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
+        // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
+        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipe: .plainWrites),
                                   options: .init(strict: strict, pictureDirectory: pngDirectory),
                                   warn: { Diagnostics.warn($0) })
         do {

@@ -21,12 +21,17 @@ struct Synth: ParsableCommand {
             With --frames N it writes a stream instead (docs/stream-format.md): the camera walks \
             a smooth loop through the room and each of the N frames becomes a depth16 record \
             (millimetres) with its pose and timestamp; --taps K adds K tap records spread over \
-            the sequence, each at a pixel that sees a floor, table or box top.
+            the sequence, each at a pixel that sees a floor, table or box top. With --frames N \
+            --depth-dir DIR it writes the same walk as a recorded sequence instead, like a TUM \
+            RGB-D depth folder: DIR/frame-NNNNNN.png (16-bit, millimetres; NNNNNN counts from 0) \
+            and frame-NNNNNN.json beside each (intrinsics, depth scale, pose, t), which \
+            `planekit encode` turns back into the stream's frames.
 
             Examples:
               planekit synth --seed 7 --output room.pcd --labels room-truth.pgm
               planekit synth --seed 7 --depth room.png && planekit analyze room.png
               planekit synth --frames 120 --taps 3 | planekit stream
+              planekit synth --frames 300 --depth-dir walk && ls walk/*.png | planekit encode | planekit stream
             """)
 
     @Option(help: "Seed of the room, camera pose and noise.")
@@ -59,10 +64,21 @@ struct Synth: ParsableCommand {
     @Option(name: .customLong("stream-output"), help: ArgumentHelp("With --frames: write the stream to a file instead of stdout.", valueName: "FILE"))
     var streamPath: String?
 
+    @Option(name: .customLong("depth-dir"),
+            help: ArgumentHelp("With --frames: write each frame as DIR/frame-NNNNNN.png (mm) and .json (intrinsics, pose, t) instead of a stream.",
+                               valueName: "DIR"),
+            completion: .directory)
+    var depthDirectory: String?
+
     mutating func validate() throws {
         guard let frames else {
-            if taps != 0 || streamPath != nil { throw ValidationError("--taps and --stream-output need --frames") }
+            if taps != 0 || streamPath != nil || depthDirectory != nil {
+                throw ValidationError("--taps, --stream-output and --depth-dir need --frames")
+            }
             return
+        }
+        if depthDirectory != nil && (taps != 0 || streamPath != nil) {
+            throw ValidationError("--depth-dir writes depth images, not a stream; --taps and --stream-output are for streams")
         }
         guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") }
         guard taps >= 0 else { throw ValidationError("--taps must not be negative, got \(taps)") }
@@ -73,6 +89,10 @@ struct Synth: ParsableCommand {
     }
 
     mutating func run() throws {
+        if let frames, let depthDirectory {
+            try writeDepthSequence(frameCount: frames, to: depthDirectory)
+            return
+        }
         if let frames {
             let stream = SynthStream(seed: seed, frameCount: frames, tapCount: taps, fps: fps, sensor: ideal ? .ideal : .kinect)
             try stream.write(to: try StreamOutput.open(streamPath))
@@ -107,10 +127,50 @@ struct Synth: ParsableCommand {
         let millimetres = ContiguousArray(frame.cloud.points.map { p -> UInt16 in
             p.isFinite && p.z > 0 ? UInt16(clamping: Int((p.z * 1000).rounded())) : 0
         })
-        try PNGWriter.write(try GrayImage(width: frame.width, height: frame.height, bitDepth: 16, samples: millimetres), to: path)
-        let k = frame.intrinsics
-        let pose = frame.pose.columnMajor.map { "\($0)" }.joined(separator: ", ")
-        let sidecar = "{\"fx\": \(k.fx), \"fy\": \(k.fy), \"cx\": \(k.cx), \"cy\": \(k.cy), \"depthScale\": 0.001,\n \"pose\": [\(pose)]}\n"
+        try Synth.writeDepthPNG(millimetres: millimetres, intrinsics: frame.intrinsics, pose: frame.pose,
+                                timestamp: frame.timestamp, to: path)
+    }
+
+    /// The walk of `synth --frames` (same room, path and noise, so the same depths as its
+    /// stream's frames) as DIR/frame-NNNNNN.png with a sidecar each.
+    private func writeDepthSequence(frameCount: Int, to directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            Diagnostics.warn("\(directory): cannot create the --depth-dir folder; give one you can write to")
+            throw ExitCode(1)
+        }
+        let sequence = SyntheticSequence(seed: seed, frameCount: frameCount, frameRate: fps, sensor: ideal ? .ideal : .kinect)
+        let intrinsics = sequence.renderer.intrinsics
+        let pixels = intrinsics.width * intrinsics.height
+        var workspace = RenderWorkspace()
+        var millimetres = ContiguousArray<UInt16>(repeating: 0, count: pixels)
+        var progress = ProgressBar(total: frameCount, label: "synth")
+        for index in 0..<frameCount {
+            progress.update(index)
+            millimetres.withUnsafeMutableBytes { bytes in
+                sequence.renderDepth16(frameAt: index, encoding: .millimetres, into: bytes, workspace: &workspace)
+            }
+            // The renderer writes little-endian samples; on a big-endian machine swap them back.
+            if UInt16(littleEndian: 1) != 1 {
+                for i in millimetres.indices { millimetres[i] = UInt16(littleEndian: millimetres[i]) }
+            }
+            var digits = String(index)
+            if digits.count < 6 { digits = String(repeating: "0", count: 6 - digits.count) + digits }
+            try Synth.writeDepthPNG(millimetres: millimetres, intrinsics: intrinsics, pose: sequence.pose(ofFrame: index),
+                                    timestamp: sequence.timestamp(ofFrame: index), to: "\(directory)/frame-\(digits).png")
+        }
+        progress.update(frameCount)
+        progress.finish()
+    }
+
+    /// A 16-bit depth PNG of `millimetres` at `path` and PATH.json beside it with the
+    /// intrinsics, depth scale (0.001), pose and timestamp.
+    private static func writeDepthPNG(millimetres: ContiguousArray<UInt16>, intrinsics k: PinholeIntrinsics, pose: Transform,
+                                      timestamp: Double, to path: String) throws {
+        try PNGWriter.write(try GrayImage(width: k.width, height: k.height, bitDepth: 16, samples: millimetres), to: path)
+        let numbers = pose.columnMajor.map { "\($0)" }.joined(separator: ", ")
+        let sidecar = "{\"fx\": \(k.fx), \"fy\": \(k.fy), \"cx\": \(k.cx), \"cy\": \(k.cy), \"depthScale\": 0.001, \"t\": \(timestamp),\n \"pose\": [\(numbers)]}\n"
         let sidecarPath = (path as NSString).deletingPathExtension + ".json"
         try Data(sidecar.utf8).write(to: URL(fileURLWithPath: sidecarPath))
     }

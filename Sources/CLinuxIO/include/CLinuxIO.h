@@ -1,0 +1,41 @@
+// CLinuxIO: the few Linux calls PlaneKit needs that Swift's Glibc module does not declare
+// (they sit behind _GNU_SOURCE or in <malloc.h>). Plain C functions, defined in CLinuxIO.c,
+// which is compiled with _GNU_SOURCE; this header needs no GNU declarations of its own, so it
+// imports the same way whatever the Glibc module was built with.
+#ifndef CLINUXIO_H
+#define CLINUXIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// vmsplice(2) of one contiguous range into the pipe `fd`, without flags (the pages are lent to
+/// the pipe, not gifted). Returns the bytes spliced, or -1 with errno set; -1 with errno ENOSYS
+/// where the system has no vmsplice.
+ssize_t clinuxio_vmsplice(int fd, const void *base, size_t length);
+
+/// The capacity of the pipe `fd` in bytes (fcntl F_GETPIPE_SZ), or -1 with errno set.
+int clinuxio_pipe_size(int fd);
+
+/// Asks for the pipe `fd` to hold `size` bytes (fcntl F_SETPIPE_SZ). Returns the capacity the
+/// kernel chose, or -1 with errno set (EPERM above /proc/sys/fs/pipe-max-size or the per-user
+/// limit, EBUSY when shrinking below what the pipe holds).
+int clinuxio_set_pipe_size(int fd, int size);
+
+/// mallopt(3) where glibc has it; returns 0 (failure, as mallopt does) elsewhere.
+int clinuxio_mallopt(int parameter, int value);
+
+/// mallopt's M_TRIM_THRESHOLD and M_MMAP_THRESHOLD parameter numbers.
+enum {
+    CLINUXIO_M_TRIM_THRESHOLD = -1,
+    CLINUXIO_M_MMAP_THRESHOLD = -3,
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
