@@ -31,7 +31,7 @@ let package = Package(
 
         // MARK: The pipeline.
         .target(name: "PlaneKitGeometry"),
-        // Linux calls Swift's Glibc module does not declare (vmsplice, pipe sizes, mallopt).
+        // Linux calls Swift's Glibc module does not declare (pipe sizes, mallopt).
         .target(name: "CLinuxIO"),
         .target(
             name: "PCLBridge", dependencies: ["CPCLSegmentation"],

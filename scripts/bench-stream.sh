@@ -84,13 +84,13 @@ for ((k = 1; k <= ROOMS; k++)); do "$BIN" synth --seed "$k" --depth "$WORK/png/r
 ls "$WORK"/png/room-*.png > "$WORK/pngs.txt"
 bench "encode $ROOMS depth PNGs of different rooms | stream" "$ROOMS" "${PRODUCER[*]} '$BIN' encode < '$WORK/pngs.txt' | ${CONSUMER[*]} '$BIN' stream > /dev/null"
 
-# 4. the real depth TIFFs (with their XML intrinsics), repeated to make a run worth timing.
+# 4. the real depth TIFFs (with their XML intrinsics), repeated to make a run worth timing (300 frames).
 DATA="$ROOT/../shared/data/pcl/depth"
 if ls "$DATA"/*_depth.tiff > /dev/null 2>&1; then
     : > "$WORK/tiffs.txt"
-    for ((r = 0; r < 20; r++)); do ls "$DATA"/*_depth.tiff >> "$WORK/tiffs.txt"; done
+    for ((r = 0; r < 100; r++)); do ls "$DATA"/*_depth.tiff >> "$WORK/tiffs.txt"; done
     n=$(wc -l < "$WORK/tiffs.txt")
-    bench "encode real depth TIFFs (x20) | stream" "$n" "${PRODUCER[*]} '$BIN' encode < '$WORK/tiffs.txt' | ${CONSUMER[*]} '$BIN' stream > /dev/null"
+    bench "encode real depth TIFFs (x100) | stream" "$n" "${PRODUCER[*]} '$BIN' encode < '$WORK/tiffs.txt' | ${CONSUMER[*]} '$BIN' stream > /dev/null"
 fi
 
 # Soak: memory of the stream process over a long stream, sampled once a second (SOAK_FRAMES 0: none).

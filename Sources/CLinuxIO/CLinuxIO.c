@@ -1,5 +1,5 @@
 // Definitions of CLinuxIO.h. _GNU_SOURCE is set here, before any system header, because
-// vmsplice and F_SETPIPE_SZ/F_GETPIPE_SZ are GNU extensions of <fcntl.h>.
+// F_SETPIPE_SZ/F_GETPIPE_SZ are GNU extensions of <fcntl.h>.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -9,22 +9,10 @@
 
 #if defined(__linux__)
 #include <fcntl.h>
-#include <sys/uio.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 #endif
-
-ssize_t clinuxio_vmsplice(int fd, const void *base, size_t length) {
-#if defined(__linux__)
-    struct iovec range = {(void *)base, length};
-    return vmsplice(fd, &range, 1, 0);
-#else
-    (void)fd; (void)base; (void)length;
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 int clinuxio_pipe_size(int fd) {
 #if defined(__linux__)

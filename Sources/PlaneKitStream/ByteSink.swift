@@ -13,60 +13,29 @@ public protocol ByteSink {
 /// A file descriptor written with `write(2)` (standard output by default). The descriptor is
 /// not closed by this value.
 ///
-/// When the descriptor is a pipe (on Linux), the first large write grows the pipe and large
-/// writes (frame payloads) are lent to it with `vmsplice(2)` from a ring of page-aligned buffers
-/// (see ``PipeOptions`` and `PipeSplicer`); small writes, and every write to a file or terminal,
-/// use `write(2)`. Copies of one sink share the ring and may be used from any thread.
+/// When the descriptor is a pipe (on Linux) it is grown to `pipeSize` bytes first, so that a
+/// frame's payload goes in with one write instead of many small round trips. Payloads are
+/// copied into the pipe, never lent to it (`vmsplice`): a reader that passes pages on with
+/// `splice` or `tee`, as `pv` does, would otherwise see them change under it.
 public struct FileDescriptorSink: ByteSink, Sendable {
     /// The descriptor written to.
     public let descriptor: Int32
     /// A name for messages ("stdout", a path).
     public let name: String
-    #if os(Linux)
-    /// Present when the descriptor is a pipe and the options ask for something.
-    private let splicer: PipeSplicer?
-    #endif
 
-    /// A sink writing `descriptor`, called `name` in messages; `pipe` says what to do when the
-    /// descriptor is a pipe.
-    public init(descriptor: Int32 = 1, name: String = "stdout", pipe: PipeOptions = .automatic) {
+    /// A sink writing `descriptor`, called `name` in messages. When the descriptor is a pipe it
+    /// is grown to `pipeSize` bytes (nil leaves it alone; a refusal, as above
+    /// `/proc/sys/fs/pipe-max-size`, is silent and only slower).
+    public init(descriptor: Int32 = 1, name: String = "stdout", pipeSize: Int? = PipeSize.preferred) {
         self.descriptor = descriptor
         self.name = name
         #if os(Linux)
-        let tunes = pipe.splices || pipe.pipeSize != nil
-        splicer = tunes && PipeSize.isPipe(descriptor) ? PipeSplicer(descriptor: descriptor, options: pipe) : nil
+        if let pipeSize, PipeSize.isPipe(descriptor) { PipeSize.grow(descriptor, to: pipeSize) }
         #endif
     }
 
-    /// What the sink has done to its pipe; nil when the descriptor is not a pipe (or the options
-    /// leave pipes alone).
-    public var pipeStatistics: PipeStatistics? {
-        #if os(Linux)
-        return splicer?.statistics
-        #else
-        return nil
-        #endif
-    }
-
-    /// Writes everything: large writes to a pipe are spliced, the rest written with `write(2)`,
-    /// retrying after short writes and interruptions.
+    /// Writes everything with `write(2)`, retrying after short writes and interruptions.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        #if os(Linux)
-        if let splicer {
-            if splicer.wantsSplice(bytes.count) {
-                let sent = try splicer.splice(bytes, name: name)
-                try writeAll(UnsafeRawBufferPointer(start: base + sent, count: bytes.count - sent))
-                splicer.noteWritten(bytes.count - sent)
-                return
-            }
-            // A large write still gains from the bigger pipe even when it is not spliced.
-            if bytes.count >= splicer.options.minimumSpliceBytes { splicer.prepare() }
-            try writeAll(bytes)
-            splicer.noteWritten(bytes.count)
-            return
-        }
-        #endif
         try writeAll(bytes)
     }
 

@@ -25,7 +25,7 @@ public struct FileDescriptorSource: ByteSource, Sendable {
 
     /// A source reading `descriptor`, called `name` in messages, growing it to `pipeSize` bytes
     /// when it is a pipe (a refusal is silent).
-    public init(descriptor: Int32 = 0, name: String = "stdin", pipeSize: Int? = PipeOptions.automatic.pipeSize) {
+    public init(descriptor: Int32 = 0, name: String = "stdin", pipeSize: Int? = PipeSize.preferred) {
         self.descriptor = descriptor
         self.name = name
         self.pipeSize = pipeSize

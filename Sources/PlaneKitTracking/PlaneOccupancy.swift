@@ -73,16 +73,22 @@ struct PlaneOccupancy: Sendable {
     }
 
     /// Occupies the cells whose centres lie inside `polygon` (local `(x, z)`, either winding;
-    /// non-finite vertices make the polygon unusable). Returns how many cells became occupied.
+    /// non-finite vertices make the polygon unusable); a polygon too thin to hold a cell centre
+    /// (a strip of a surface seen edge-on) occupies the cells of its vertices instead, as
+    /// ``isOccupied(near:reach:)`` tests it, so that the next sighting can find it. Returns how
+    /// many cells became occupied.
     @discardableResult
     mutating func fill(_ polygon: [SIMD2<Float>]) -> Int {
-        var added = 0
+        var added = 0, anyRun = false
         var runs = PolygonRuns(cellSize: cellSize, limit: PlaneOccupancy.maximumHalfSide)
         runs.forEach(in: polygon) { j, a, b in
+            anyRun = true
             reserve(from: SIMD2(a, j), to: SIMD2(b, j))
             for i in a...b where occupy(SIMD2(i, j)) { added += 1 }
             return true
         }
+        guard !anyRun, polygon.count >= 3, polygon.allSatisfy(\.isFinite) else { return added }
+        for vertex in polygon where occupy(cell(of: vertex)) { added += 1 }
         return added
     }
 

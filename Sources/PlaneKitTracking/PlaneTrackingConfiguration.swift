@@ -17,7 +17,8 @@ import PlaneKitGeometry
 ///   the Kinect model), and
 /// - the observation's outline, in the anchor's plane, covers a cell within ``extentMargin``
 ///   (5 cm) of a cell the anchor has covered (cells, not the rectangle around them: two box tops
-///   side by side have overlapping rectangles).
+///   side by side have overlapping rectangles). An outline too thin to hold a cell's centre, such
+///   as a table top seen edge-on, covers the cells of its vertices.
 /// When an observation continues several anchors they are one surface: all merge into the oldest
 /// (the lowest identifier), which keeps its identifier; the others are removed.
 ///

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CLinuxIO
 import Foundation
 import PlaneKit
 
@@ -15,7 +14,7 @@ struct Encode: ParsableCommand {
             (PCD, PLY) become xyz32f frames, with the PCD's VIEWPOINT as the pose. Unorganized \
             clouds cannot be frames and are reported. A file that cannot be read gives one line \
             on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line. \
-            When stdout is a pipe it is grown to 1 MiB and payloads are handed to it with vmsplice.
+            When stdout is a pipe it is grown to 1 MiB, so a frame goes in with one write.
 
             Examples:
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
@@ -55,7 +54,7 @@ struct Encode: ParsableCommand {
     }
 
     mutating func run() throws {
-        Encode.keepFreedBuffers()
+        FreedBuffers.keepForReuse()
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
         let paths = files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" }
@@ -80,18 +79,6 @@ struct Encode: ParsableCommand {
         try writer.flush()
         // Every readable file was written; the exit status still says that some were not.
         if failed > 0 { throw ExitCode.failure }
-    }
-
-    /// Asks glibc to keep freed blocks for reuse. Every file needs a few buffers of half a
-    /// megabyte or more (file bytes, inflated rows, samples, payload); by default glibc maps each
-    /// afresh and unmaps it when freed, so the next file page-faults all of them in again — a
-    /// quarter of encode's time on VGA PNGs. Kept, they are reused from file to file, and memory
-    /// stays at one file's worth.
-    static func keepFreedBuffers() {
-        // Through the CLinuxIO shim, since the Glibc module does not include <malloc.h>;
-        // elsewhere it does nothing but leave the speed as it was.
-        _ = clinuxio_mallopt(Int32(CLINUXIO_M_MMAP_THRESHOLD), 32 << 20)
-        _ = clinuxio_mallopt(Int32(CLINUXIO_M_TRIM_THRESHOLD), 128 << 20)
     }
 
     /// Non-empty lines of stdin, trimmed.

@@ -50,9 +50,10 @@ struct Stream: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        FreedBuffers.keepForReuse()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
-        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipe: .plainWrites),
+        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
                                   options: .init(strict: strict, pictureDirectory: pngDirectory),
                                   warn: { Diagnostics.warn($0) })
         do {

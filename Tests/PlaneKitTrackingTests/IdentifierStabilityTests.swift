@@ -142,13 +142,12 @@ struct IdentifierStabilityTests {
         return o
     }
 
-    /// Rooms graded on every run, 135 frames each: the original five; 11 and 43, which broke the
-    /// rule before association tested covered cells, gaps could be bridged and the angle tolerance
-    /// followed the fits' noise; and 2, 8, 14 and 44, whose floor came in two pieces with the ground
-    /// between them never in view until floor pieces under a carried camera merged.
-    /// (Seeds 1–80 were graded once: 612 surfaces in 80 rooms, all but the two rooms of
-    /// ``knownIdentifierFailures()`` clean.)
-    static let seeds: [UInt64] = [2, 3, 7, 8, 11, 14, 19, 29, 41, 43, 44]
+    /// Rooms graded on every run, 135 frames each: seeds 1–80 but the two rooms of
+    /// ``knownIdentifierFailures()``. Among them 11 and 43 broke the rule before association
+    /// tested covered cells, gaps could be bridged and the angle tolerance followed the fits'
+    /// noise; 2, 8, 14 and 44 until floor pieces under a carried camera merged; 75 until a table
+    /// top first seen edge-on (a strip thinner than a cell) kept covered ground to be found by.
+    static let seeds: [UInt64] = (1...80).filter { ![10, 71].contains($0) }
     static let frameCount = 135
 
     /// Grades each seed's sequence of `frameCount` frames in its own session, concurrently.
@@ -167,7 +166,7 @@ struct IdentifierStabilityTests {
         for (seed, grade) in grades {
             let perSurface = grade.surfaces.map(\.identifiers.count)
             print("seed \(seed): \(grade.surfaces.count) graded surfaces, identifiers per surface \(perSurface), violations \(grade.violations.count)")
-            for surface in grade.surfaces { print("  \(surface)") }
+            if !grade.violations.isEmpty { for surface in grade.surfaces { print("  \(surface)") } }
             for violation in grade.violations { print("  VIOLATION \(violation)") }
         }
         return grades
@@ -180,11 +179,11 @@ struct IdentifierStabilityTests {
         let grades = try await Self.grade(seeds: Self.seeds, frameCount: Self.frameCount)
         for (seed, grade) in grades {
             #expect(grade.violations.isEmpty, "seed \(seed)")
-            #expect(grade.surfaces.count >= 4, "seed \(seed)")
+            #expect(grade.surfaces.count >= 3, "seed \(seed)")
         }
         let total = grades.map(\.1.surfaces.count).reduce(0, +)
         print("graded \(grades.count) rooms, \(total) surfaces, \(grades.filter(\.1.violations.isEmpty).count) rooms without violations")
-        #expect(total >= 25)
+        #expect(total >= 590)
     }
 
     /// Seeds 31 and 37 over 150 frames: in seed 31 a floor patch first seen at frame 146 behind a

@@ -195,6 +195,16 @@ struct PlaneTrackerTests {
         #expect(near.assignments == [PlaneIdentifier(1)])
     }
 
+    @Test func aStripTooThinToCoverACellCentreIsFoundAgain() {
+        // A table top first seen edge-on: 3 cm deep, between the 5 cm cells' centres at ±2.5 cm.
+        var tracker = PlaneTracker()
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0), width: 1, length: 0.03)], view: view, frame: 0)
+        // The next sighting, deeper, continues it rather than starting another anchor.
+        let next = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0.1), width: 1, length: 0.3)], view: view, frame: 1)
+        #expect(next.assignments == [PlaneIdentifier(1)])
+        #expect(tracker.anchors.count == 1)
+    }
+
     @Test func provisionalAnchorsVanishWhenUnseenInView() {
         var tracker = PlaneTracker()
         let floor = Fixtures.rectangle(center: .zero, width: 1, length: 1)

@@ -12,11 +12,6 @@
 extern "C" {
 #endif
 
-/// vmsplice(2) of one contiguous range into the pipe `fd`, without flags (the pages are lent to
-/// the pipe, not gifted). Returns the bytes spliced, or -1 with errno set; -1 with errno ENOSYS
-/// where the system has no vmsplice.
-ssize_t clinuxio_vmsplice(int fd, const void *base, size_t length);
-
 /// The capacity of the pipe `fd` in bytes (fcntl F_GETPIPE_SZ), or -1 with errno set.
 int clinuxio_pipe_size(int fd);
 
