@@ -6,9 +6,10 @@ import PlaneKitGeometry
 /// For `NAME_depth.tiff` the files looked for are, in order, `NAME.xml`, `NAME_depth.xml`,
 /// `NAME.json`, `NAME_depth.json`. XML files follow OpenNI's layout: the `<depth>` section's
 /// `focal_length_x`, `focal_length_y`, `principal_point_x`, `principal_point_y` and optional
-/// `z_multiplication_factor`. JSON files hold `{"fx", "fy", "cx", "cy", "depthScale", "pose"}`
+/// `z_multiplication_factor`. JSON files hold `{"fx", "fy", "cx", "cy", "depthScale", "pose", "t"}`
 /// (`depthScale` optional; `pose` optional, 16 numbers: the world-from-camera transform in
-/// column-major order, world +Y up, which tells detection where gravity points).
+/// column-major order, world +Y up, which tells detection where gravity points; `t` optional, the
+/// frame's time in seconds, for a recorded sequence).
 public struct CameraSidecar: Sendable, Equatable {
     /// Focal length along X, pixels.
     public var fx: Float
@@ -22,6 +23,8 @@ public struct CameraSidecar: Sendable, Equatable {
     public var depthScale: Float?
     /// The camera's world-from-camera pose, when the file gives one.
     public var pose: Transform?
+    /// The frame's time (s), when the file gives one.
+    public var timestamp: Double?
     /// The file the values came from.
     public var path: String
 
@@ -91,12 +94,12 @@ public struct CameraSidecar: Sendable, Equatable {
         }
         return CameraSidecar(fx: try required("focal_length_x"), fy: try required("focal_length_y"),
                              cx: try required("principal_point_x"), cy: try required("principal_point_y"),
-                             depthScale: try number("z_multiplication_factor"), pose: nil, path: path)
+                             depthScale: try number("z_multiplication_factor"), pose: nil, timestamp: nil, path: path)
     }
 
     /// The JSON sidecar's numbers, each optional so a missing key gets its own message.
     private struct JSONFields: Decodable {
-        var fx, fy, cx, cy, depthScale: Double?
+        var fx, fy, cx, cy, depthScale, t: Double?
         var pose: [Double]?
     }
 
@@ -108,7 +111,7 @@ public struct CameraSidecar: Sendable, Equatable {
             let key = context.codingPath.last?.stringValue ?? "value"
             throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
         } catch {
-            throw InputError(source: path, problem: "not valid JSON (an object with fx, fy, cx, cy and optional depthScale and pose)")
+            throw InputError(source: path, problem: "not valid JSON (an object with fx, fy, cx, cy and optional depthScale, pose and t)")
         }
         func required(_ value: Double?, _ key: String) throws(InputError) -> Float {
             guard let value else { throw InputError(source: path, problem: "missing \"\(key)\"") }
@@ -119,7 +122,7 @@ public struct CameraSidecar: Sendable, Equatable {
         return CameraSidecar(fx: try required(fields.fx, "fx"), fy: try required(fields.fy, "fy"),
                              cx: try required(fields.cx, "cx"), cy: try required(fields.cy, "cy"),
                              depthScale: scale, pose: try fields.pose.map { (numbers) throws(InputError) in try pose(numbers, path: path) },
-                             path: path)
+                             timestamp: fields.t, path: path)
     }
 
     private static func pose(_ numbers: [Double], path: String) throws(InputError) -> Transform {

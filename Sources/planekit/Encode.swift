@@ -27,8 +27,8 @@ struct Encode: ParsableCommand {
 
     @OptionGroup var depthOptions: DepthImageOptions
 
-    @Option(help: "Frames per second for the timestamps (frame i has t = i / fps).")
-    var fps: Double = 30
+    @Option(help: "Frames per second for the timestamps: frame i has t = i / fps. Without it, a depth image's sidecar \"t\" when it has one, else 30 fps.")
+    var fps: Double?
 
     @Option(help: ArgumentHelp("World-from-camera pose for every frame, 16 numbers column-major, overriding the file's.",
                                valueName: "m0,m1,…,m15"))
@@ -38,7 +38,7 @@ struct Encode: ParsableCommand {
     var outputPath: String?
 
     mutating func validate() throws {
-        guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be a positive number, got \(fps)") }
+        if let fps, !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be a positive number, got \(fps)") }
         _ = try parsedPose()
         _ = try depthOptions.readOptions()
     }
@@ -65,7 +65,7 @@ struct Encode: ParsableCommand {
         for (index, path) in paths.enumerated() {
             progress.update(index)
             do {
-                let frame = try Encode.frame(path: path, options: options, timestamp: Double(written) / fps, pose: poseOverride)
+                let frame = try Encode.frame(path: path, options: options, index: written, fps: fps, pose: poseOverride)
                 try writer.write(.frame(frame))
                 written += 1
             } catch let error as InputError {
@@ -93,7 +93,13 @@ struct Encode: ParsableCommand {
 
     /// The frame for one file: depth images keep their raw 16-bit samples, organized clouds
     /// become xyz32f.
-    static func frame(path: String, options: ReadOptions, timestamp: Double, pose: Transform?) throws(InputError) -> StreamFrame {
+    /// Frames per second when neither `--fps` nor a sidecar gives the time.
+    static let defaultFPS: Double = 30
+
+    /// File `path` as frame number `index`: its time is `index / fps` with `--fps`, else its
+    /// sidecar's `t`, else `index / 30`.
+    static func frame(path: String, options: ReadOptions, index: Int, fps: Double?, pose: Transform?) throws(InputError) -> StreamFrame {
+        let counted = Double(index) / (fps ?? defaultFPS)
         switch try PointCloudReader.format(ofPath: path) {
         case .pgm, .png, .tiff:
             let raw = try DepthImageReader.readRaw(path: path)
@@ -112,11 +118,12 @@ struct Encode: ParsableCommand {
                 throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass --intrinsics fx,fy,cx,cy or put a sidecar (.xml or .json) beside it")
             }
             return raw.samples.withUnsafeBufferPointer {
-                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, timestamp: timestamp, pose: pose ?? sidecar?.pose ?? .identity)
+                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale,
+                                    timestamp: fps == nil ? sidecar?.timestamp ?? counted : counted, pose: pose ?? sidecar?.pose ?? .identity)
             }
         case .pcd, .ply, .xyz:
             let cloud = try PointCloudReader.read(path: path, options: options)
-            guard let frame = StreamFrame.xyz32f(cloud: cloud, timestamp: timestamp, pose: pose) else {
+            guard let frame = StreamFrame.xyz32f(cloud: cloud, timestamp: counted, pose: pose) else {
                 throw InputError(source: path, problem: "an unorganized cloud (\(cloud.count) points, height 1) cannot be a stream frame; frames need an image layout")
             }
             return frame

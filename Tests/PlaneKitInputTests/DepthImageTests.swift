@@ -103,6 +103,15 @@ struct DepthImageTests {
         #expect(try problem(#"{"fx": 1, "fy": 1, "cx": 0}"#, "json") == #"missing "cy""#)
         #expect(try problem(#"{"fx": "a"}"#, "json") == #""fx" is not a finite number"#)
         #expect(try problem("{", "json")?.hasPrefix("not valid JSON") == true)
+        #expect(try problem(#"{"fx": 1, "fy": 1, "cx": 0, "cy": 0, "t": "soon"}"#, "json") == #""t" is not a finite number"#)
+    }
+
+    @Test func jsonSidecarTime() throws {
+        let timed = try TestFiles.write(Array(#"{"fx": 525, "fy": 525, "cx": 319.5, "cy": 239.5, "t": 0.7333333333333333}"#.utf8),
+                                        name: "timed.json")
+        #expect(try CameraSidecar.read(path: timed).timestamp == 0.7333333333333333)
+        let untimed = try TestFiles.write(Array(#"{"fx": 525, "fy": 525, "cx": 319.5, "cy": 239.5}"#.utf8), name: "untimed.json")
+        #expect(try CameraSidecar.read(path: untimed).timestamp == nil)
     }
 
     @Test func formatByMagicThenExtension() throws {
