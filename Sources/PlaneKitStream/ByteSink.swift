@@ -29,18 +29,11 @@ public struct FileDescriptorSink: ByteSink, Sendable {
     public init(descriptor: Int32 = 1, name: String = "stdout", pipeSize: Int? = PipeSize.preferred) {
         self.descriptor = descriptor
         self.name = name
-        #if os(Linux)
-        if let pipeSize, PipeSize.isPipe(descriptor) { PipeSize.grow(descriptor, to: pipeSize) }
-        #endif
+        PipeSize.grow(descriptor, to: pipeSize)
     }
 
     /// Writes everything with `write(2)`, retrying after short writes and interruptions.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
-        try writeAll(bytes)
-    }
-
-    /// `write(2)` until everything is out.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -51,19 +44,11 @@ public struct FileDescriptorSink: ByteSink, Sendable {
             #endif
             if n < 0 {
                 if errno == EINTR { continue }
-                throw StreamError.cannotWrite(name, code: errno)
+                throw StreamError(recordNumber: 0, message: "cannot write \(name): \(String(cString: strerror(errno)))")
             }
             base += n
             remaining -= n
         }
-    }
-}
-
-extension StreamError {
-    /// The error for a failed write to `name` with errno `code` (record number 0: it is about
-    /// the output, not a record).
-    static func cannotWrite(_ name: String, code: Int32) -> StreamError {
-        StreamError(recordNumber: 0, message: "cannot write \(name): \(String(cString: strerror(code)))")
     }
 }
 

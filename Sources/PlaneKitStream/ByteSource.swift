@@ -36,12 +36,10 @@ public struct FileDescriptorSource: ByteSource, Sendable {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if !prepared {
             prepared = true
-            #if os(Linux)
             // A writer that leaves the pipe at 64 KiB (cat, a shell loop) makes 10 round trips
             // a VGA frame, each a wake-up on both sides; the pipe belongs to both ends, so the
             // reader can grow it as well.
-            if let pipeSize, PipeSize.isPipe(descriptor) { PipeSize.grow(descriptor, to: pipeSize) }
-            #endif
+            PipeSize.grow(descriptor, to: pipeSize)
         }
         while true {
             #if canImport(Glibc)

@@ -133,10 +133,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     }
 
     private mutating func writePicture(in directory: String) throws(Stop) {
-        let frame = processor.session.frameIndex
-        var digits = String(frame)
-        if digits.count < 6 { digits = String(repeating: "0", count: 6 - digits.count) + digits }
-        let path = directory + "/frame-" + digits + ".png"
+        let path = directory + "/" + frameFileName(processor.session.frameIndex, extension: "png")
         do {
             guard let image = try StreamPicture(processor: processor)?.image() else { return }
             try PNGWriter.write(image, to: path)

@@ -91,13 +91,12 @@ struct Encode: ParsableCommand {
         return paths
     }
 
-    /// The frame for one file: depth images keep their raw 16-bit samples, organized clouds
-    /// become xyz32f.
     /// Frames per second when neither `--fps` nor a sidecar gives the time.
     static let defaultFPS: Double = 30
 
-    /// File `path` as frame number `index`: its time is `index / fps` with `--fps`, else its
-    /// sidecar's `t`, else `index / 30`.
+    /// The frame for file `path`, frame number `index`: depth images keep their raw 16-bit
+    /// samples, organized clouds become xyz32f. Its time is `index / fps` with `--fps`, else a
+    /// depth image's sidecar `t`, else `index / 30`.
     static func frame(path: String, options: ReadOptions, index: Int, fps: Double?, pose: Transform?) throws(InputError) -> StreamFrame {
         let counted = Double(index) / (fps ?? defaultFPS)
         switch try PointCloudReader.format(ofPath: path) {

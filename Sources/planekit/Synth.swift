@@ -155,10 +155,9 @@ struct Synth: ParsableCommand {
             if UInt16(littleEndian: 1) != 1 {
                 for i in millimetres.indices { millimetres[i] = UInt16(littleEndian: millimetres[i]) }
             }
-            var digits = String(index)
-            if digits.count < 6 { digits = String(repeating: "0", count: 6 - digits.count) + digits }
             try Synth.writeDepthPNG(millimetres: millimetres, intrinsics: intrinsics, pose: sequence.pose(ofFrame: index),
-                                    timestamp: sequence.timestamp(ofFrame: index), to: "\(directory)/frame-\(digits).png")
+                                    timestamp: sequence.timestamp(ofFrame: index),
+                                    to: directory + "/" + frameFileName(index, extension: "png"))
         }
         progress.update(frameCount)
         progress.finish()
