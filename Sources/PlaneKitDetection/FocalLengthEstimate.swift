@@ -5,12 +5,19 @@
 /// `fx = (u₂ − u₁) / (x₂/z₂ − x₁/z₁)`; columns give `fy` likewise. The median over a few
 /// rows and columns is robust to the odd bad point. Planes need it to turn pixel counts into
 /// areas: a pixel at depth `z` on a plane at distance `d` from the sensor covers
-/// `z³ / (fx·fy·d)` square metres.
+/// `z³ / (fx·fy·d)` square metres. A grid whose rows disagree is not a pinhole image; it gets no
+/// focal length, and planes take their area from their outlines.
 enum FocalLengthEstimate {
     static func estimate(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int) -> SIMD2<Float>? {
+        // The median, when the middle half of the estimates agree within 5%: a grid that is not
+        // a pinhole image (a scanner's, a laser scan's) gives scattered estimates and no focal
+        // length.
         func median(_ values: [Float]) -> Float? {
             guard !values.isEmpty else { return nil }
-            return values.sorted()[values.count / 2]
+            let sorted = values.sorted()
+            let middle = sorted[sorted.count / 2]
+            guard sorted[(3 * sorted.count) / 4] - sorted[sorted.count / 4] <= 0.05 * middle else { return nil }
+            return middle
         }
         func along(lines: Int, length: Int, index: (Int, Int) -> Int, coordinate: (SIMD3<Float>) -> Float) -> Float? {
             guard lines > 0, length > 1 else { return nil }

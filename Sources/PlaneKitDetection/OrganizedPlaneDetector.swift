@@ -25,6 +25,11 @@ import PlaneKitInput
 public struct OrganizedPlaneDetector: Sendable {
     /// Tuning of the detector. The defaults suit a Kinect-class sensor at VGA resolution.
     public struct Configuration: Sendable, Hashable {
+        /// The sensor behind the frames. ``SensorProfile/auto`` (the default) measures the noise
+        /// of each frame and sets ``noise``, ``cellSize``, ``minimumPointsPerPlane`` and
+        /// ``mergeTolerance`` from it; the other profiles set them to fixed values, and
+        /// ``SensorProfile/custom`` keeps them as they are here.
+        public var sensor: SensorProfile = .auto
         /// Side of a grid cell in pixels (CAPE uses 20 for 640×480).
         public var cellSize: Int = 20
         /// A cell needs at least this fraction of its pixels valid to be tested for planarity.
@@ -101,6 +106,17 @@ public struct OrganizedPlaneDetector: Sendable {
             copy.up = normalize(up)
             return copy
         }
+
+        /// This configuration with `settings` in place of its own noise, cell size, minimum
+        /// plane size and merge tolerance.
+        public func applying(_ settings: SensorSettings) -> Configuration {
+            var copy = self
+            copy.noise = settings.noise
+            copy.cellSize = settings.cellSize
+            copy.minimumPointsPerPlane = settings.minimumPointsPerPlane
+            copy.mergeTolerance = settings.mergeTolerance
+            return copy
+        }
     }
 
     /// The largest cloud accepted: 2²⁶ points (about 8K × 8K).
@@ -119,16 +135,76 @@ public struct OrganizedPlaneDetector: Sendable {
     /// Holes (NaN or infinite coordinates, or depth ≤ 0) are skipped; an empty or all-hole frame
     /// gives no planes. Throws for an unorganized cloud, a cloud larger than
     /// ``maximumPointCount``, or an invalid configuration.
+    ///
+    /// With ``SensorProfile/auto`` the frame's noise is measured first (``measureNoise(in:)``);
+    /// a frame too sparse to measure is detected with the Kinect profile.
     public func detect(in cloud: PointCloud) throws(DetectionError) -> PlaneDetectionResult {
+        try detect(in: cloud, measured: nil)
+    }
+
+    /// Finds the planes of an organized cloud with ``SensorProfile/auto`` settings taken from
+    /// `estimate` instead of from the cloud itself: a stream keeps one estimate across its frames,
+    /// so the cell size does not change from frame to frame. Other profiles ignore `estimate`.
+    public func detect(in cloud: PointCloud, measured estimate: DepthNoiseEstimate?) throws(DetectionError) -> PlaneDetectionResult {
         let c = try configuration.validated()
         let width = cloud.width, height = cloud.height
         guard cloud.isOrganized, width > 0 else { throw .unorganizedCloud(width: width, height: height) }
         guard cloud.points.count <= OrganizedPlaneDetector.maximumPointCount, cloud.points.count == width * height else {
             throw .cloudTooLarge(width: width, height: height, limit: OrganizedPlaneDetector.maximumPointCount)
         }
-        return cloud.points.withUnsafeBufferPointer { points in
-            detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics, configuration: c)
+        if cloud.intrinsics == nil, let shift = ViewShift(cloud) {
+            // A grid that is not a camera's image (a registered scan, say) may lie partly behind
+            // its origin; the detector counts only points in front of it (z > 0) as measured.
+            var shifted = try shift.apply(to: cloud)
+            shifted.intrinsics = nil
+            var result = try detect(in: shifted, measured: estimate)
+            shift.undo(on: &result)
+            return result
         }
+        return cloud.points.withUnsafeBufferPointer { points in
+            var resolved = c
+            switch c.sensor {
+            case .custom:
+                break
+            case .auto:
+                let measured = estimate ?? Self.measureNoise(points: points, width: width, height: height,
+                                                             camera: isCamera(cloud, points: points))
+                resolved = c.applying(measured.map(SensorSettings.init(measured:)) ?? SensorProfile.kinect.settings!)
+            case .kinect, .realsense, .tof, .scanner:
+                resolved = c.applying(c.sensor.settings!)
+            }
+            return detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics,
+                          configuration: resolved)
+        }
+    }
+
+    /// The noise of an organized cloud, measured from the cloud itself (see ``DepthNoiseEstimate``),
+    /// or `nil` when it has too few flat, fully measured blocks.
+    public func measureNoise(in cloud: PointCloud) -> DepthNoiseEstimate? {
+        guard cloud.isOrganized, cloud.width > 0, cloud.points.count == cloud.width * cloud.height else { return nil }
+        if cloud.intrinsics == nil, let shift = ViewShift(cloud), let shifted = try? shift.apply(to: cloud) {
+            return measureNoise(in: shifted)
+        }
+        return cloud.points.withUnsafeBufferPointer { points in
+            Self.measureNoise(points: points, width: cloud.width, height: cloud.height,
+                              camera: isCamera(cloud, points: points))
+        }
+    }
+
+    private static func measureNoise(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                     camera: Bool) -> DepthNoiseEstimate? {
+        // A camera image is detected with 20-pixel cells, so its noise is measured at that scale
+        // (one cell in four); another grid's cell size follows from its noise, measured on
+        // 6-pixel blocks (one in nine).
+        camera ? DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: true, blockSide: 20, blockStride: 2)
+            : DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: false, blockSide: 6, blockStride: 3)
+    }
+
+    /// `true` when the cloud is a camera's image: it has intrinsics, or its points follow a
+    /// pinhole projection (``FocalLengthEstimate``). Noise then grows with depth along the rays.
+    private func isCamera(_ cloud: PointCloud, points: UnsafeBufferPointer<SIMD3<Float>>) -> Bool {
+        cloud.intrinsics != nil
+            || FocalLengthEstimate.estimate(points: points, width: cloud.width, height: cloud.height) != nil
     }
 
     private func detect(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
@@ -143,7 +219,11 @@ public struct OrganizedPlaneDetector: Sendable {
                                          growing: growing, configuration: c, labels: out)
             initialized = width * height
         }
-        guard let refinement else { return PlaneDetectionResult(planes: [], labels: labels, width: width, height: height) }
+        guard let refinement else {
+            var empty = PlaneDetectionResult(planes: [], labels: labels, width: width, height: height)
+            empty.sensorSettings = SensorSettings(of: c)
+            return empty
+        }
 
         // Final fits on the labelled pixels; small planes are dropped, the rest sorted by size.
         struct Final { var region: Int; var fit: FastPlaneFit; var count: Int }
@@ -239,6 +319,8 @@ public struct OrganizedPlaneDetector: Sendable {
             for i in labels.indices { labels[i] = remap[Int(labels[i])] }
         }
         c.classifier.classify(&planes, up: c.up)
-        return PlaneDetectionResult(planes: planes, labels: labels, width: width, height: height)
+        var result = PlaneDetectionResult(planes: planes, labels: labels, width: width, height: height)
+        result.sensorSettings = SensorSettings(of: c)
+        return result
     }
 }

@@ -9,6 +9,9 @@ public struct PlaneDetectionResult: Sendable {
     public var width: Int
     /// Rows of the cloud the labels belong to (1 for an unorganized cloud).
     public var height: Int
+    /// The noise model, cell size, minimum plane size and merge tolerance the organized detector
+    /// used (measured from the frame with ``SensorProfile/auto``); `nil` for an unorganized cloud.
+    public var sensorSettings: SensorSettings?
 
     /// A result from its parts; `labels` must have `width × height` entries.
     public init(planes: [DetectedPlane], labels: ContiguousArray<UInt16>, width: Int, height: Int) {

@@ -1,4 +1,6 @@
 import PlaneKitInput
+import PlaneKitDetection
+import PlaneKitTracking
 
 /// `planekit stream` as a library: reads records from a ``ByteSource``, carries them out with a
 /// ``StreamProcessor`` and writes one NDJSON event per line to a ``ByteSink``, in input order.
@@ -15,10 +17,14 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         /// Where to write a picture of every frame (``StreamPicture``), or `nil` for none.
         public var pictureDirectory: String?
 
+        /// The sensor profile the session's detector uses (``SensorProfile/auto`` by default).
+        public var sensor: SensorProfile
+
         /// Options with everything off by default.
-        public init(strict: Bool = false, pictureDirectory: String? = nil) {
+        public init(strict: Bool = false, pictureDirectory: String? = nil, sensor: SensorProfile = .auto) {
             self.strict = strict
             self.pictureDirectory = pictureDirectory
+            self.sensor = sensor
         }
     }
 
@@ -39,7 +45,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     }
 
     /// The processor, with the session after everything read so far.
-    public private(set) var processor = StreamProcessor()
+    public private(set) var processor: StreamProcessor
     /// Latency of every frame record: decoding, tracking and writing its events (ms).
     public private(set) var latencies = LatencyHistogram()
     /// How many error events were written.
@@ -61,6 +67,9 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         output = OutputBuffer(sink: sink)
         self.options = options
         self.warn = warn
+        var configuration = Session.Configuration()
+        configuration.detector.sensor = options.sensor
+        processor = StreamProcessor(configuration: configuration)
         events.reserveCapacity(64)
     }
 

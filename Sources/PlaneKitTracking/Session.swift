@@ -68,6 +68,8 @@ public struct Session: Sendable {
     public var isPlacingObject = false
 
     private var tracker: PlaneTracker
+    /// The sensor noise measured from the first frames (``SensorProfile/auto`` only).
+    private var noiseEstimate = StreamNoiseEstimate()
     private var objectStates: [ObjectState] = []
     private var focusIndicator = FocusIndicator()
     private var mapping: MappingTracker
@@ -180,7 +182,9 @@ public struct Session: Sendable {
         detectorConfiguration.up = pose.inverse.apply(toDirection: configuration.up)
         var cloud = frame
         cloud.intrinsics = intrinsics
-        let detection = try OrganizedPlaneDetector(configuration: detectorConfiguration).detect(in: cloud)
+        let detector = OrganizedPlaneDetector(configuration: detectorConfiguration)
+        let estimate = detectorConfiguration.sensor == .auto ? noiseEstimate.update(with: cloud, detector: detector) : nil
+        let detection = try detector.detect(in: cloud, measured: estimate)
 
         let sampling = cloud.points.withUnsafeBufferPointer { points in
             detection.labels.withUnsafeBufferPointer { labels in

@@ -19,6 +19,8 @@ struct AnalysisReport: Encodable {
     let milliseconds: Double
     /// The planes, largest first; plane k has label k in the label image.
     let planes: [DetectedPlane]
+    /// The organized detector's noise model and scale for this cloud (`nil` for an unorganized one).
+    let sensor: SensorSettings?
 
     init(file: String, cloud: PointCloud, result: PlaneDetectionResult, up: SIMD3<Float>, elapsed: Duration) {
         self.file = file
@@ -29,6 +31,7 @@ struct AnalysisReport: Encodable {
         self.up = up
         milliseconds = elapsed.milliseconds
         planes = result.planes
+        sensor = result.sensorSettings
     }
 }
 

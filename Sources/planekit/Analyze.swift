@@ -51,6 +51,8 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var depth: DepthImageOptions
 
+    @OptionGroup var sensor: SensorOption
+
     mutating func run() throws {
         let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
         var reports: [AnalysisReport] = []
@@ -90,7 +92,7 @@ struct Analyze: ParsableCommand {
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
         let start = ContinuousClock.now
-        let result = try PlaneFinder(up: upDirection).detect(in: cloud)
+        let result = try sensor.finder(up: upDirection).detect(in: cloud)
         let elapsed = ContinuousClock.now - start
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         if let path = outputs.labels(for: name) {

@@ -11,6 +11,11 @@ struct PlaneTable {
         var lines = [String(format: "%@ — %@, %d valid points, %d plane%@ in %.1f ms (up %@)",
                             r.file, layout, r.validPoints, r.planes.count, r.planes.count == 1 ? "" : "s",
                             r.milliseconds, PlaneTable.vector(r.up, digits: 2))]
+        if let sensor = r.sensor {
+            // What the detector assumed, so a user can see why a small face was or was not found.
+            lines[0] += String(format: "; noise %.2g + %.2g·z², %d-px cells", sensor.noise.constant,
+                               sensor.noise.quadratic, sensor.cellSize)
+        }
         guard !r.planes.isEmpty else { return lines.joined(separator: "\n") + "\n" }
         let columns: [(String, Int)] = [("#", -3), ("class", 8), ("alignment", 10), ("normal", 24), ("offset", -8),
                                         ("points", -8), ("area", -8), ("extent", -13), ("centre", 0)]

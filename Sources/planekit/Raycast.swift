@@ -58,6 +58,8 @@ struct Raycast: ParsableCommand {
 
     @OptionGroup var depth: DepthImageOptions
 
+    @OptionGroup var sensor: SensorOption
+
     mutating func run() throws {
         let targets = try Raycast.targets(target)
         guard let allowed = PlaneAlignment(rawValue: alignment) else {
@@ -82,7 +84,7 @@ struct Raycast: ParsableCommand {
 
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
-        let result = try PlaneFinder(up: upDirection).detect(in: cloud)
+        let result = try sensor.finder(up: upDirection).detect(in: cloud)
         let tester = HitTester(planes: HitTestPlane.from(result.planes), points: MeasuredPoints(cloud: cloud), up: upDirection)
 
         var queries: [RaycastQueryReport] = []

@@ -41,6 +41,8 @@ struct Stream: ParsableCommand {
             completion: .directory)
     var pngDirectory: String?
 
+    @OptionGroup var sensor: SensorOption
+
     mutating func run() throws {
         if let pngDirectory {
             do {
@@ -54,7 +56,7 @@ struct Stream: ParsableCommand {
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
-                                  options: .init(strict: strict, pictureDirectory: pngDirectory),
+                                  options: .init(strict: strict, pictureDirectory: pngDirectory, sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
         do {
             try runner.run()

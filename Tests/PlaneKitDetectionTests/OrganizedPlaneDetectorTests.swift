@@ -167,6 +167,7 @@ import PlaneKitInput
         bad.cellSize = 1
         #expect(throws: DetectionError.self) { try OrganizedPlaneDetector(configuration: bad).detect(in: cloud) }
         bad = .init()
+        bad.sensor = .custom
         bad.noise = DepthNoiseModel(constant: 0)
         #expect(throws: DetectionError.self) { try OrganizedPlaneDetector(configuration: bad).detect(in: cloud) }
         bad = .init()

@@ -1,0 +1,188 @@
+import PlaneKitGeometry
+
+/// A sensor's depth noise and sampling density, measured from one of its frames.
+///
+/// Real sensors differ by two orders of magnitude: a tabletop scanner measures to a few tenths of
+/// a millimetre, a Kinect at 3 m to more than a centimetre. Rather than assume one sensor, the
+/// detector's ``SensorProfile/auto`` reads the noise off the frame itself: man-made scenes are
+/// mostly planar at the scale of a few pixels, so small blocks of neighbouring points are fitted
+/// with planes, and the residuals of the flatter share of them (a low quantile, which ignores
+/// blocks that straddle an edge or a curved surface) are the sensor's noise. Binned by depth,
+/// they give the noise model σ(z) = constant + quadratic · z².
+public struct DepthNoiseEstimate: Sendable, Hashable {
+    /// The measured depth noise as a function of depth.
+    public var noise: DepthNoiseModel
+    /// The median depth (z) of the measured blocks.
+    public var medianDepth: Float
+    /// The distance between neighbouring points at ``medianDepth`` (in the cloud's units).
+    public var pointSpacing: Float
+    /// How many blocks were measured.
+    public var blockCount: Int
+    /// `true` when the frame is a camera's image (intrinsics, or points that follow a pinhole
+    /// projection), `false` for other organized grids such as a scanner's range image.
+    public var isCamera: Bool
+
+    /// Noise over spacing at the median depth: how rough the data is at the scale of a pixel,
+    /// which decides how small a grid cell can be and still give a reliable normal.
+    public var roughness: Float { noise.sigma(atDepth: medianDepth) / pointSpacing }
+
+    /// A measured estimate from its parts.
+    public init(noise: DepthNoiseModel, medianDepth: Float, pointSpacing: Float, blockCount: Int, isCamera: Bool) {
+        self.noise = noise
+        self.medianDepth = medianDepth
+        self.pointSpacing = pointSpacing
+        self.blockCount = blockCount
+        self.isCamera = isCamera
+    }
+}
+
+extension DepthNoiseEstimate {
+    /// The fewest blocks an estimate is made from.
+    static let minimumBlocks = 24
+    /// The smallest noise constant (m) measured for a camera image.
+    static let cameraNoiseFloor: Float = 0.0005
+    /// The quantile of block residuals taken as the noise.
+    static let residualQuantile: Float = 0.5
+    /// A block whose normal is seen more obliquely than this (|cos| below it) is not used: the
+    /// correction from the perpendicular residual back to noise along the ray grows without bound.
+    static let minimumCosine: Float = 0.25
+
+    /// What the ``residualQuantile`` of block residuals is, as a share of σ, for blocks of `n`
+    /// points whose residual is pure Gaussian noise: √(χ²ₙ₋₃(0.5) / n), by the Wilson–Hilferty
+    /// approximation of the χ² quantile.
+    static func quantileOfSigma(points n: Int) -> Float {
+        let k = Float(n - 3), z: Float = 0  // the standard normal's 50% quantile
+        let a = 2 / (9 * k)
+        let b = 1 - a + z * a.squareRoot()
+        let chi = k * b * b * b
+        return (chi / Float(n)).squareRoot()
+    }
+
+    /// Measures the noise of an organized cloud from `blockSide`×`blockSide` blocks of valid
+    /// points (at least nine in ten measured), one block in `blockStride`² on a regular lattice, or returns `nil` when
+    /// fewer than ``minimumBlocks`` such blocks fit a plane.
+    ///
+    /// The blocks should be the detector's cells: the noise a cell's planarity test must allow
+    /// is what the sensor shows at that scale, which for a smoothed stereo map or a quantised
+    /// structured-light one is more than it shows across a few pixels.
+    ///
+    /// Depth noise moves a point along its viewing ray, so a block's perpendicular residual is the
+    /// noise times the cosine between its normal and the ray; the estimate divides that back out.
+    /// With `rays` false (a grid that is not a camera image) the residual is taken as it is and
+    /// the model is constant in depth.
+    static func measure(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                        rays: Bool, blockSide side: Int, blockStride: Int) -> DepthNoiseEstimate? {
+        let step = side * blockStride
+        guard width >= side, height >= side else { return nil }
+        struct Block { var depth: Float; var sigma: Float; var spacing: Float }
+        var blocks: [Block] = []
+        blocks.reserveCapacity((width / step + 1) * (height / step + 1))
+        var y0 = (height % step) / 2
+        while y0 + side <= height {
+            var x0 = (width % step) / 2
+            while x0 + side <= width {
+                defer { x0 += step }
+                // Holes are skipped; a block needs nine in ten of its points measured.
+                var sums = ShiftedSums(reference: points[(y0 + side / 2) * width + x0 + side / 2])
+                guard CellGrid.isValid(sums.reference) else { continue }
+                for v in y0..<(y0 + side) {
+                    for u in x0..<(x0 + side) {
+                        let p = points[v * width + u]
+                        guard CellGrid.isValid(p) else { continue }
+                        let d = p - sums.reference
+                        sums.count += 1
+                        sums.sum += d
+                        sums.squares += d * d
+                        sums.cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
+                    }
+                }
+                guard 10 * Int(sums.count) >= 9 * side * side else { continue }
+                guard let fit = FastPlaneFit(sums.moments) else { continue }
+                let centroid = SIMD3<Float>(fit.centroid)
+                var cosine: Float = 1
+                if rays {
+                    cosine = abs(dot(SIMD3<Float>(fit.normal), normalize(centroid)))
+                    guard cosine >= minimumCosine else { continue }
+                }
+                // The in-plane spread of a side×side grid with spacing s is s²(side² − 1)/12 along
+                // each axis; the narrower axis (the middle eigenvalue) is the one oblique viewing
+                // stretches least.
+                let spacing = (Float(fit.middleEigenvalue) * 12 / Float(side * side - 1)).squareRoot()
+                let rms = Float(fit.meanSquaredError).squareRoot()
+                guard spacing > 0, spacing.isFinite, rms.isFinite else { continue }
+                blocks.append(Block(depth: centroid.z, sigma: rms / cosine, spacing: spacing))
+            }
+            y0 += step
+        }
+        guard blocks.count >= minimumBlocks else { return nil }
+
+        // Up to eight depth bins of equal count; in each, the noise from the low quantile.
+        blocks.sort { $0.depth < $1.depth }
+        let binCount = max(1, min(8, blocks.count / 16))
+        var binDepths: [Float] = [], binSigmas: [Float] = [], binWeights: [Float] = []
+        for b in 0..<binCount {
+            let slice = blocks[(b * blocks.count / binCount)..<((b + 1) * blocks.count / binCount)]
+            let sigmas = slice.map(\.sigma).sorted()
+            let sigma = sigmas[Int(residualQuantile * Float(sigmas.count - 1))] / quantileOfSigma(points: side * side)
+            binDepths.append(slice[slice.startIndex + slice.count / 2].depth)
+            binSigmas.append(sigma)
+            binWeights.append(Float(slice.count))
+        }
+        let medianDepth = blocks[blocks.count / 2].depth
+        let spacings = blocks.map(\.spacing).sorted()
+        // Spacing grows in proportion to depth for a camera; take the median block's ratio.
+        let ratios = blocks.map { $0.spacing / max($0.depth, .leastNormalMagnitude) }.sorted()
+        let spacing = rays ? ratios[ratios.count / 2] * medianDepth : spacings[spacings.count / 2]
+
+        let model = fitModel(depths: binDepths, sigmas: binSigmas, weights: binWeights, rays: rays,
+                             medianDepth: medianDepth)
+        return DepthNoiseEstimate(noise: model, medianDepth: medianDepth, pointSpacing: spacing,
+                                  blockCount: blocks.count, isCamera: rays)
+    }
+
+    /// σ(z) = c + q·z² through the bins by weighted least squares when depth explains the noise,
+    /// else a constant (the weighted median of the bins). The constant is kept above
+    /// ``cameraNoiseFloor`` for a camera, above a millionth of the median depth otherwise, so a
+    /// noiseless frame still gives usable thresholds.
+    static func fitModel(depths: [Float], sigmas: [Float], weights: [Float], rays: Bool,
+                         medianDepth: Float) -> DepthNoiseModel {
+        // A camera's depth is in metres and no depth camera is better than half a millimetre
+        // (millimetre depth units alone are 0.3 mm of noise); a frame that looks smoother has
+        // been smoothed, and its systematic error is larger than its noise.
+        let floor = rays ? cameraNoiseFloor : max(1e-6 * abs(medianDepth), 1e-7)
+        var half = weights.reduce(0, +) / 2
+        var constant = sigmas[0]
+        for i in sigmas.indices.sorted(by: { sigmas[$0] < sigmas[$1] }) {
+            constant = sigmas[i]
+            half -= weights[i]
+            if half <= 0 { break }
+        }
+        let flat = DepthNoiseModel(constant: max(constant, floor), quadratic: 0, referenceDepth: 0)
+        guard rays, depths.count >= 3, let near = depths.first, let far = depths.last, far > 1.3 * near else { return flat }
+        // Weighted least squares in (1, z²).
+        var s00: Double = 0, s01: Double = 0, s11: Double = 0, t0: Double = 0, t1: Double = 0
+        for i in depths.indices {
+            let w = Double(weights[i]), z2 = Double(depths[i] * depths[i]), s = Double(sigmas[i])
+            s00 += w; s01 += w * z2; s11 += w * z2 * z2; t0 += w * s; t1 += w * z2 * s
+        }
+        let det = s00 * s11 - s01 * s01
+        guard det > 0 else { return flat }
+        var q = (s00 * t1 - s01 * t0) / det
+        var c = (t0 - q * s01) / s00
+        if q <= 0 || !q.isFinite { return flat }
+        if c < Double(floor) {
+            // Through the floor instead: the best q with c fixed.
+            c = Double(floor)
+            q = max(0, (t1 - c * s01) / s11)
+        }
+        // Keep the quadratic only when it explains the bins clearly better than a constant.
+        var flatError: Double = 0, curveError: Double = 0
+        for i in depths.indices {
+            let w = Double(weights[i]), z2 = Double(depths[i] * depths[i]), s = Double(sigmas[i])
+            flatError += w * (s - Double(flat.constant)) * (s - Double(flat.constant))
+            curveError += w * (s - c - q * z2) * (s - c - q * z2)
+        }
+        guard curveError < 0.5 * flatError else { return flat }
+        return DepthNoiseModel(constant: Float(c), quadratic: Float(q), referenceDepth: 0)
+    }
+}

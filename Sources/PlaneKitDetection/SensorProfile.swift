@@ -1,0 +1,106 @@
+/// The kind of sensor behind an organized cloud, which sets the detector's noise model and scale.
+///
+/// Every distance threshold of ``OrganizedPlaneDetector`` is a multiple of the depth noise, and
+/// the grid cell decides the smallest face it can find. A Kinect at room scale wants 20-pixel
+/// cells and centimetre tolerances; a tabletop scanner whose faces are 300 pixels and whose noise
+/// is half a millimetre wants cells a few pixels wide and millimetre tolerances. A profile fixes
+/// ``OrganizedPlaneDetector/Configuration/noise``, ``OrganizedPlaneDetector/Configuration/cellSize``,
+/// ``OrganizedPlaneDetector/Configuration/minimumPointsPerPlane`` and
+/// ``OrganizedPlaneDetector/Configuration/mergeTolerance`` for the frame being detected.
+public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Measure the noise from the frame itself (``DepthNoiseEstimate``) and choose the cell size
+    /// from how rough the data is at the scale of a pixel. The default.
+    case auto
+    /// A Kinect-class structured-light camera: σ = 1.2 mm + 1.9 mm·(z − 0.4 m)²/m², 20-pixel cells.
+    case kinect
+    /// An active stereo camera such as a RealSense D4xx: σ = 0.5 mm + 4 mm·z²/m² (0.08-pixel
+    /// subpixel disparity, 5 cm baseline), 20-pixel cells.
+    case realsense
+    /// A time-of-flight camera: σ = 3 mm + 0.8 mm·z²/m², 16-pixel cells.
+    case tof
+    /// A tabletop structured-light or laser range scanner: σ = 0.5 mm at any depth, 6-pixel
+    /// cells, faces from 150 points, 2 mm merge tolerance.
+    case scanner
+    /// Use the configuration's own noise, cell size, minimum plane size and merge tolerance.
+    case custom
+
+    /// The settings this profile fixes, or `nil` for ``auto`` and ``custom``.
+    public var settings: SensorSettings? {
+        switch self {
+        case .auto, .custom:
+            return nil
+        case .kinect:
+            return SensorSettings(noise: .kinect, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+        case .realsense:
+            return SensorSettings(noise: DepthNoiseModel(constant: 0.0005, quadratic: 0.004, referenceDepth: 0),
+                                  cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+        case .tof:
+            return SensorSettings(noise: DepthNoiseModel(constant: 0.003, quadratic: 0.0008, referenceDepth: 0),
+                                  cellSize: 16, minimumPointsPerPlane: 960, mergeTolerance: 0.02)
+        case .scanner:
+            return SensorSettings(noise: DepthNoiseModel(constant: 0.0005, quadratic: 0, referenceDepth: 0),
+                                  cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002)
+        }
+    }
+}
+
+/// What a ``SensorProfile`` sets in the detector's configuration.
+public struct SensorSettings: Sendable, Hashable, Codable {
+    /// The depth noise.
+    public var noise: DepthNoiseModel
+    /// Side of a grid cell in pixels.
+    public var cellSize: Int
+    /// The fewest labelled pixels a plane may have.
+    public var minimumPointsPerPlane: Int
+    /// Systematic depth error tolerated when merging regions into one plane (in the cloud's units).
+    public var mergeTolerance: Float
+
+    /// Settings from their parts.
+    public init(noise: DepthNoiseModel, cellSize: Int, minimumPointsPerPlane: Int, mergeTolerance: Float) {
+        self.noise = noise
+        self.cellSize = cellSize
+        self.minimumPointsPerPlane = minimumPointsPerPlane
+        self.mergeTolerance = mergeTolerance
+    }
+}
+
+extension SensorSettings {
+    /// The settings a detector configuration holds.
+    init(of c: OrganizedPlaneDetector.Configuration) {
+        self.init(noise: c.noise, cellSize: c.cellSize, minimumPointsPerPlane: c.minimumPointsPerPlane,
+                  mergeTolerance: c.mergeTolerance)
+    }
+
+    /// The cell sizes ``SensorProfile/auto`` chooses from for a grid that is not a camera image,
+    /// largest first.
+    static let scannerCellSizes = [12, 10, 8, 6]
+    /// The largest tilt uncertainty (rad) a typical cell's normal may have: the smallest cell
+    /// of ``scannerCellSizes`` that stays within it is chosen.
+    static let cellNormalBudget: Float = 0.06
+
+    /// The settings ``SensorProfile/auto`` takes from a measured frame.
+    ///
+    /// - The noise is the measured one.
+    /// - A camera image (depth cameras: structured light, stereo, time of flight) keeps the
+    ///   Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge tolerance: at room
+    ///   scale the faces worth anchoring are large, and the speed of a VGA frame stays.
+    /// - Any other organized grid (a scanner's range image, a laser scan) is detected at object
+    ///   scale. A k×k cell of points spaced s apart with noise σ has a least-squares normal
+    ///   uncertain by about √12·σ / (k²·s): the cell is the smallest of 12, 10, 8 and 6 pixels
+    ///   within ``cellNormalBudget`` at the median depth, so faces of a few hundred pixels hold
+    ///   enough cells. A plane needs 4 cells' worth of pixels, and regions merge across 6σ of
+    ///   systematic error.
+    public init(measured estimate: DepthNoiseEstimate) {
+        guard !estimate.isCamera else {
+            self.init(noise: estimate.noise, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+            return
+        }
+        let roughness = estimate.roughness
+        var cell = Self.scannerCellSizes[0]
+        for k in Self.scannerCellSizes where Float(12).squareRoot() * roughness / Float(k * k) <= Self.cellNormalBudget {
+            cell = k
+        }
+        self.init(noise: estimate.noise, cellSize: cell, minimumPointsPerPlane: 4 * cell * cell,
+                  mergeTolerance: 6 * estimate.noise.sigma(atDepth: estimate.medianDepth))
+    }
+}
