@@ -14,11 +14,15 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         public var strict: Bool
         /// Where to write a picture of every frame (``StreamPicture``), or `nil` for none.
         public var pictureDirectory: String?
+        /// The maximum range in metres of frames whose record has no `maxDepth` (positive and
+        /// finite), or `nil` for none.
+        public var maxDepth: Float?
 
         /// Options with everything off by default.
-        public init(strict: Bool = false, pictureDirectory: String? = nil) {
+        public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil) {
             self.strict = strict
             self.pictureDirectory = pictureDirectory
+            self.maxDepth = maxDepth
         }
     }
 
@@ -39,7 +43,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     }
 
     /// The processor, with the session after everything read so far.
-    public private(set) var processor = StreamProcessor()
+    public private(set) var processor: StreamProcessor
     /// Latency of every frame record: decoding, tracking and writing its events (ms).
     public private(set) var latencies = LatencyHistogram()
     /// How many error events were written.
@@ -58,6 +62,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     /// A run from `source` to `sink`; `warn` gets each bad record's line (`record N: problem`).
     public init(source: Source, sink: Sink, options: Options = Options(), warn: @escaping (String) -> Void) {
         reader = StreamRecordReader(source: source)
+        processor = StreamProcessor(defaultMaxDepth: options.maxDepth)
         output = OutputBuffer(sink: sink)
         self.options = options
         self.warn = warn
