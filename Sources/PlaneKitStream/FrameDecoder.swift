@@ -63,8 +63,12 @@ public struct FrameDecoder: Sendable {
         }
         let maxDepth = frame.maxDepth ?? defaultMaxDepth
         if frame.encoding == .depth16 { prepareDepthTable(DepthTableKey(scale: frame.depthScale, maxDepth: maxDepth)) }
-        // One compare per pixel against this keeps the float encodings within range.
-        let limit = DepthReadingRules.limit(maxDepth)
+        // One compare per pixel against this keeps the float encodings within range. Positive
+        // floats order like their bit patterns, so for depth32f `bits − 1 < limitBits` (unsigned,
+        // wrapping) is `0 < depth ≤ limit`: +0 wraps to the top, negative numbers have the sign
+        // bit set, and NaN and infinity lie above every finite limit. An integer compare becomes
+        // a select; the float `&&` became a branch, which mispredicts on a ragged far edge.
+        let limit = DepthReadingRules.limit(maxDepth), limitBits = limit.bitPattern
         let width = frame.width, height = frame.height
         let hole = SIMD3<Float>(repeating: .nan)
         points.withUnsafeMutableBufferPointer { out in
@@ -99,9 +103,8 @@ public struct FrameDecoder: Sendable {
                                 let y = ys[v], row = v * width
                                 for u in 0..<width {
                                     let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * (row + u), as: UInt32.self))
-                                    let depth = Float(bitPattern: bits)
-                                    // NaN and infinity fail one of the two compares.
-                                    let z = depth > 0 && depth <= limit ? depth : Float.nan
+                                    // 0 < depth ≤ limit, as one unsigned compare of the bits (see limitBits).
+                                    let z = bits &- 1 < limitBits ? Float(bitPattern: bits) : Float.nan
                                     out[row + u] = SIMD3(xs[u] * z, y * z, z)
                                 }
                             }
@@ -112,8 +115,10 @@ public struct FrameDecoder: Sendable {
                         let x = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i, as: UInt32.self)))
                         let y = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i + 4, as: UInt32.self)))
                         let z = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i + 8, as: UInt32.self)))
-                        let p = SIMD3(x, y, z)
-                        out[i] = p.isFinite && z <= limit ? p : hole
+                        // A z beyond the range becomes NaN (a select, not a branch), and the one
+                        // finiteness test below then makes the point a hole.
+                        let p = SIMD3(x, y, z <= limit ? z : .nan)
+                        out[i] = p.isFinite ? p : hole
                     }
                 }
             }
