@@ -127,6 +127,23 @@ import Testing
         }
     }
 
+    /// The edges of the range test for float depths: the limit itself stays, the next float
+    /// up goes, and the special values are holes with or without a range.
+    @Test func depth32fRangeEdges() throws {
+        let limit: Float = 2.5
+        let depths: [Float] = [limit, limit.nextUp, limit.nextDown, -0.0, 0, .leastNonzeroMagnitude, -1, .infinity,
+                               -.infinity, .nan, .greatestFiniteMagnitude, 1e-3]
+        let k = PinholeIntrinsics.test(width: 4, height: 3)
+        var decoder = FrameDecoder()
+        for maxDepth: Float? in [limit, nil] {
+            let frame = depths.withUnsafeBufferPointer { StreamFrame.depth32f(depths: $0, intrinsics: k, timestamp: 0) }
+            let cloud = decoder.pointCloud(from: frame, defaultMaxDepth: maxDepth)
+            let kept = cloud.points.indices.filter { !cloud.points[$0].z.isNaN }
+            #expect(kept == (maxDepth == nil ? [0, 1, 2, 5, 10, 11] : [0, 2, 5, 11]), "range \(String(describing: maxDepth))")
+            #expect(kept.allSatisfy { cloud.points[$0].z == depths[$0] })
+        }
+    }
+
     /// `stream --max-depth` is the range of frames without their own; a record's own wins.
     @Test func theStreamRangeAppliesToFramesWithoutTheirOwn() throws {
         let synth = SyntheticStream()
