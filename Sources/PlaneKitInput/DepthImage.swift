@@ -24,13 +24,17 @@ public struct DepthImage: Sendable, Equatable {
         self.depths = depths
     }
 
-    /// The depth image of raw samples scaled to metres: `depth = sample × scale` (0 stays 0).
-    public init(_ raw: GrayImage, scale: Float) {
+    /// The depth image of raw samples scaled to metres: `depth = sample × scale`, or 0 (no depth)
+    /// where ``DepthReadingRules`` say the sample is no reading — 0 and 65 535, a depth that is
+    /// not positive and finite, or one farther than `maxDepth` metres along +Z when given.
+    public init(_ raw: GrayImage, scale: Float, maxDepth: Float? = nil) {
         width = raw.width
         height = raw.height
         depths = ContiguousArray(unsafeUninitializedCapacity: raw.samples.count) { buffer, initialized in
             raw.samples.withUnsafeBufferPointer { samples in
-                for i in samples.indices { buffer[i] = Float(samples[i]) * scale }
+                for i in samples.indices {
+                    buffer[i] = DepthReadingRules.metres(sample: samples[i], scale: scale, maxDepth: maxDepth) ?? 0
+                }
             }
             initialized = raw.samples.count
         }

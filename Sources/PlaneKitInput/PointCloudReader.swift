@@ -15,13 +15,22 @@ public enum PointCloudReader {
     }
 
     /// The point cloud in the file at `path`. Depth images become organized clouds through the
-    /// intrinsics in `options`, or in a sidecar file beside the image (see ``CameraSidecar``).
+    /// intrinsics in `options`, or in a sidecar file beside the image (see ``CameraSidecar``);
+    /// their samples become metres by ``DepthReadingRules``. With `options.maxDepth`, readings
+    /// farther than it are holes: a depth image's depth, a cloud point's z in the sensor frame
+    /// (``PointCloud/dropReadings(beyond:)``).
     public static func read(path: String, options: ReadOptions = .init()) throws(InputError) -> PointCloud {
+        try checkMaxDepth(options, path: path)
         let format = try format(ofPath: path)
         switch format {
-        case .pcd: return try PCDReader.read(path: path)
-        case .ply: return try PLYReader.read(path: path)
-        case .xyz: return try XYZReader.read(path: path)
+        case .pcd, .ply, .xyz:
+            var cloud = switch format {
+            case .pcd: try PCDReader.read(path: path)
+            case .ply: try PLYReader.read(path: path)
+            default: try XYZReader.read(path: path)
+            }
+            if let maxDepth = options.maxDepth { cloud.dropReadings(beyond: maxDepth) }
+            return cloud
         case .pgm, .png, .tiff:
             let frame = try DepthImageReader.read(path: path, options: options)
             guard let intrinsics = frame.intrinsics else {
@@ -32,6 +41,13 @@ public enum PointCloudReader {
             var cloud = frame.image.pointCloud(intrinsics: intrinsics)
             cloud.sensorPose = frame.pose ?? .identity
             return cloud
+        }
+    }
+
+    /// An error unless `options.maxDepth` is absent or positive and finite.
+    static func checkMaxDepth(_ options: ReadOptions, path: String) throws(InputError) {
+        if let maxDepth = options.maxDepth, !DepthReadingRules.isValid(maxDepth: maxDepth) {
+            throw InputError(source: path, problem: "maximum depth \(maxDepth) is not a positive finite number of metres")
         }
     }
 }
@@ -54,9 +70,11 @@ public enum DepthImageReader {
 
     /// The depth image at `path` in metres and its intrinsics (nil when neither `options` nor a
     /// sidecar gives them). The scale is `options.depthScale`, else the sidecar's, else
-    /// ``ReadOptions/defaultDepthScale``.
+    /// ``ReadOptions/defaultDepthScale``; samples that are no reading (``DepthReadingRules``) and
+    /// depths beyond `options.maxDepth` are 0.
     public static func read(path: String, options: ReadOptions = .init()) throws(InputError)
         -> (image: DepthImage, intrinsics: PinholeIntrinsics?, pose: Transform?) {
+        try PointCloudReader.checkMaxDepth(options, path: path)
         let raw = try readRaw(path: path)
         let sidecar = try CameraSidecar.find(besideImage: path)
         let scale = options.depthScale ?? sidecar?.depthScale ?? ReadOptions.defaultDepthScale
@@ -71,6 +89,6 @@ public enum DepthImageReader {
         } else if let sidecar {
             intrinsics = try sidecar.intrinsics(width: raw.width, height: raw.height)
         }
-        return (DepthImage(raw, scale: scale), intrinsics, sidecar?.pose)
+        return (DepthImage(raw, scale: scale, maxDepth: options.maxDepth), intrinsics, sidecar?.pose)
     }
 }

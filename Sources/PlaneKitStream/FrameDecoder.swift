@@ -13,10 +13,18 @@ public struct FrameDecoder: Sendable {
     /// `(u − cx) / fx` per column and `(v − cy) / fy` per row for ``cachedIntrinsics``.
     private var columnRays = ContiguousArray<Float>(), rowRays = ContiguousArray<Float>()
     private var cachedIntrinsics: PinholeIntrinsics?
-    /// Metres for every `depth16` sample at ``cachedScale``, NaN for 0 and for samples whose
-    /// depth would not be finite: the hot loop then needs neither a conversion nor a branch.
+    /// Metres for every `depth16` sample at ``cachedTableKey``'s scale and maximum depth, NaN for
+    /// the samples ``DepthReadingRules`` call no reading (0, 65 535, depths that are not finite or
+    /// lie beyond the maximum): the hot loop then needs neither a conversion nor a branch, and the
+    /// maximum range costs nothing per pixel.
     private var depthTable = ContiguousArray<Float>()
-    private var cachedScale: Float?
+    private var cachedTableKey: DepthTableKey?
+
+    /// What a `depth16` table depends on.
+    private struct DepthTableKey: Equatable {
+        var scale: Float
+        var maxDepth: Float?
+    }
 
     /// A decoder with no storage yet.
     public init() {}
@@ -29,10 +37,13 @@ public struct FrameDecoder: Sendable {
     ///
     /// Depth pixel `(u, v)` with depth `z` becomes `((u − cx)/fx · z, (v − cy)/fy · z, z)`, the
     /// same numbers ``DepthImage/pointCloud(intrinsics:)`` gives. Depths that are 0, negative
-    /// or not finite are holes, and so are `xyz32f` points with a coordinate that is not finite.
-    /// A payload of the wrong length (only possible for a frame built by hand) gives an
-    /// unorganized empty cloud.
-    public mutating func pointCloud(from frame: StreamFrame) -> PointCloud {
+    /// or not finite are holes, and so are `depth16` samples of 65 535 (``DepthReadingRules``)
+    /// and `xyz32f` points with a coordinate that is not finite.
+    ///
+    /// The frame's ``StreamFrame/maxDepth``, else `defaultMaxDepth`, is the maximum range: depths
+    /// beyond it, and `xyz32f` points whose z is beyond it, are holes too. A payload of the wrong
+    /// length (only possible for a frame built by hand) gives an unorganized empty cloud.
+    public mutating func pointCloud(from frame: StreamFrame, defaultMaxDepth: Float? = nil) -> PointCloud {
         let count = frame.width * frame.height
         guard frame.width > 0, frame.height > 0, frame.payload.count == count * frame.encoding.bytesPerPixel,
               frame.encoding == .xyz32f || frame.intrinsics != nil else {
@@ -50,7 +61,14 @@ public struct FrameDecoder: Sendable {
         if let intrinsics = frame.intrinsics, frame.encoding.isDepth {
             prepareRays(for: intrinsics, width: frame.width, height: frame.height)
         }
-        if frame.encoding == .depth16 { prepareDepthTable(scale: frame.depthScale) }
+        let maxDepth = frame.maxDepth ?? defaultMaxDepth
+        if frame.encoding == .depth16 { prepareDepthTable(DepthTableKey(scale: frame.depthScale, maxDepth: maxDepth)) }
+        // One compare per pixel against this keeps the float encodings within range. Positive
+        // floats order like their bit patterns, so for depth32f `bits − 1 < limitBits` (unsigned,
+        // wrapping) is `0 < depth ≤ limit`: +0 wraps to the top, negative numbers have the sign
+        // bit set, and NaN and infinity lie above every finite limit. An integer compare becomes
+        // a select; the float `&&` became a branch, which mispredicts on a ragged far edge.
+        let limit = DepthReadingRules.limit(maxDepth), limitBits = limit.bitPattern
         let width = frame.width, height = frame.height
         let hole = SIMD3<Float>(repeating: .nan)
         points.withUnsafeMutableBufferPointer { out in
@@ -85,8 +103,8 @@ public struct FrameDecoder: Sendable {
                                 let y = ys[v], row = v * width
                                 for u in 0..<width {
                                     let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * (row + u), as: UInt32.self))
-                                    let depth = Float(bitPattern: bits)
-                                    let z = depth > 0 && depth < .infinity ? depth : Float.nan
+                                    // 0 < depth ≤ limit, as one unsigned compare of the bits (see limitBits).
+                                    let z = bits &- 1 < limitBits ? Float(bitPattern: bits) : Float.nan
                                     out[row + u] = SIMD3(xs[u] * z, y * z, z)
                                 }
                             }
@@ -97,7 +115,9 @@ public struct FrameDecoder: Sendable {
                         let x = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i, as: UInt32.self)))
                         let y = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i + 4, as: UInt32.self)))
                         let z = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12 * i + 8, as: UInt32.self)))
-                        let p = SIMD3(x, y, z)
+                        // A z beyond the range becomes NaN (a select, not a branch), and the one
+                        // finiteness test below then makes the point a hole.
+                        let p = SIMD3(x, y, z <= limit ? z : .nan)
                         out[i] = p.isFinite ? p : hole
                     }
                 }
@@ -109,14 +129,11 @@ public struct FrameDecoder: Sendable {
                                 sensorPose: frame.pose)) ?? PointCloud(unorganized: [])
     }
 
-    /// Fills the sample-to-metres table for `scale` unless it is cached.
-    private mutating func prepareDepthTable(scale: Float) {
-        guard cachedScale != scale else { return }
-        depthTable = ContiguousArray((0...Int(UInt16.max)).map { sample -> Float in
-            let z = Float(sample) * scale
-            return z > 0 && z < .infinity ? z : .nan
-        })
-        cachedScale = scale
+    /// Fills the sample-to-metres table for `key` unless it is cached.
+    private mutating func prepareDepthTable(_ key: DepthTableKey) {
+        guard cachedTableKey != key else { return }
+        depthTable = DepthReadingRules.table(scale: key.scale, maxDepth: key.maxDepth)
+        cachedTableKey = key
     }
 
     /// Fills the per-column and per-row ray components for `intrinsics` unless they are cached.

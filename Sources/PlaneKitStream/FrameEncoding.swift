@@ -1,7 +1,8 @@
 /// How a frame record's binary payload stores the frame, pixel by pixel in row-major order,
 /// every value little-endian.
 public enum FrameEncoding: String, Sendable, Hashable, CaseIterable {
-    /// One `uint16` per pixel: depth along +Z is `value × depthScale` metres, 0 means no depth.
+    /// One `uint16` per pixel: depth along +Z is `value × depthScale` metres; 0 and 65 535 mean
+    /// no depth (``DepthReadingRules``).
     case depth16
     /// One `float32` per pixel: depth along +Z in metres, 0 or NaN means no depth.
     case depth32f

@@ -62,6 +62,10 @@ enum RecordDecoding {
         }
         let depthScale = try fields.float("depthScale") ?? StreamFrame.defaultDepthScale
         guard depthScale > 0 else { throw HeaderProblem("\"depthScale\" must be positive, got \(depthScale)") }
+        let maxDepth = try fields.float("maxDepth")
+        if let maxDepth, !DepthReadingRules.isValid(maxDepth: maxDepth) {
+            throw HeaderProblem("\"maxDepth\" must be a positive number of metres, got \(maxDepth)")
+        }
         var intrinsics: PinholeIntrinsics?
         if let k = try fields.object("intrinsics") {
             let fx = try k.requiredFloat("fx"), fy = try k.requiredFloat("fy")
@@ -81,7 +85,7 @@ enum RecordDecoding {
             pose = rigid
         }
         return StreamFrame(timestamp: timestamp, width: width, height: height, encoding: encoding, depthScale: depthScale,
-                           intrinsics: intrinsics, pose: pose, payload: [])
+                           maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, payload: [])
     }
 
     static func raycast(_ fields: HeaderFields) throws(HeaderProblem) -> RaycastRecord {

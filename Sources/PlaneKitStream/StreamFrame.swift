@@ -13,6 +13,10 @@ public struct StreamFrame: Sendable {
     public var encoding: FrameEncoding
     /// Metres per `depth16` unit (default 0.001); unused by the other encodings.
     public var depthScale: Float
+    /// The maximum range in metres (`maxDepth`), or `nil` when the record gives none: readings
+    /// farther than this along the camera's +Z are holes (for `xyz32f`, points whose z is
+    /// larger). Positive and finite when read from a stream.
+    public var maxDepth: Float?
     /// The camera's intrinsics; always present for depth encodings, optional for `xyz32f`.
     public var intrinsics: PinholeIntrinsics?
     /// World-from-camera transform (identity when the record has none).
@@ -29,13 +33,14 @@ public struct StreamFrame: Sendable {
     /// A frame from its parts. `payload` must hold `width × height × bytesPerPixel` bytes
     /// (checked by ``StreamRecordWriter`` and the reader, not here).
     public init(timestamp: Double, width: Int, height: Int, encoding: FrameEncoding,
-                depthScale: Float = StreamFrame.defaultDepthScale, intrinsics: PinholeIntrinsics?,
+                depthScale: Float = StreamFrame.defaultDepthScale, maxDepth: Float? = nil, intrinsics: PinholeIntrinsics?,
                 pose: Transform = .identity, payload: [UInt8]) {
         self.timestamp = timestamp
         self.width = width
         self.height = height
         self.encoding = encoding
         self.depthScale = depthScale
+        self.maxDepth = maxDepth
         self.intrinsics = intrinsics
         self.pose = pose
         self.payload = payload
@@ -54,9 +59,10 @@ public struct StreamFrame: Sendable {
 }
 
 extension StreamFrame {
-    /// A `depth16` frame of raw samples (`depth = sample × depthScale` metres, 0 = none).
+    /// A `depth16` frame of raw samples (`depth = sample × depthScale` metres; 0 and 65 535 =
+    /// none), with an optional maximum range.
     public static func depth16(samples: UnsafeBufferPointer<UInt16>, intrinsics: PinholeIntrinsics, depthScale: Float,
-                               timestamp: Double, pose: Transform = .identity) -> StreamFrame {
+                               maxDepth: Float? = nil, timestamp: Double, pose: Transform = .identity) -> StreamFrame {
         let payload = [UInt8](unsafeUninitializedCapacity: samples.count * 2) { bytes, initialized in
             for i in samples.indices {
                 let s = samples[i]
@@ -66,7 +72,7 @@ extension StreamFrame {
             initialized = samples.count * 2
         }
         return StreamFrame(timestamp: timestamp, width: intrinsics.width, height: intrinsics.height, encoding: .depth16,
-                           depthScale: depthScale, intrinsics: intrinsics, pose: pose, payload: payload)
+                           depthScale: depthScale, maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, payload: payload)
     }
 
     /// A `depth32f` frame of depths in metres (0 or NaN = none).
@@ -84,8 +90,9 @@ extension StreamFrame {
     }
 
     /// An `xyz32f` frame of an organized cloud's points (camera frame, NaN = none), with the
-    /// cloud's intrinsics when it has them. `nil` when the cloud is not organized.
-    public static func xyz32f(cloud: PointCloud, timestamp: Double, pose: Transform? = nil) -> StreamFrame? {
+    /// cloud's intrinsics when it has them and an optional maximum range. `nil` when the cloud is
+    /// not organized.
+    public static func xyz32f(cloud: PointCloud, timestamp: Double, pose: Transform? = nil, maxDepth: Float? = nil) -> StreamFrame? {
         guard cloud.isOrganized else { return nil }
         let count = cloud.count
         let payload = [UInt8](unsafeUninitializedCapacity: count * 12) { bytes, initialized in
@@ -101,6 +108,6 @@ extension StreamFrame {
             initialized = count * 12
         }
         return StreamFrame(timestamp: timestamp, width: cloud.width, height: cloud.height, encoding: .xyz32f,
-                           intrinsics: cloud.intrinsics, pose: pose ?? cloud.sensorPose, payload: payload)
+                           maxDepth: maxDepth, intrinsics: cloud.intrinsics, pose: pose ?? cloud.sensorPose, payload: payload)
     }
 }

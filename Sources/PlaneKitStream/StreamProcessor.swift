@@ -18,11 +18,15 @@ public struct StreamProcessor: Sendable {
     /// The latest frame's organized cloud (camera coordinates), kept until the next frame
     /// arrives, for pictures.
     public private(set) var latestCloud: PointCloud?
+    /// The maximum range in metres for frames whose record gives no `maxDepth`, or `nil` for none.
+    public let defaultMaxDepth: Float?
     private var decoder = FrameDecoder()
 
-    /// A processor with a fresh session.
-    public init(configuration: Session.Configuration = Session.Configuration()) {
+    /// A processor with a fresh session; `defaultMaxDepth` (positive and finite, or `nil`) is the
+    /// maximum range of frames without their own `maxDepth`.
+    public init(configuration: Session.Configuration = Session.Configuration(), defaultMaxDepth: Float? = nil) {
         session = Session(configuration: configuration)
+        self.defaultMaxDepth = defaultMaxDepth
     }
 
     /// The capacity of the reused point storage, in points (flat over a stream of same-sized frames).
@@ -51,7 +55,7 @@ public struct StreamProcessor: Sendable {
         case .frame(let frame):
             // Let go of the last cloud first, so the decoder refills its storage in place.
             latestCloud = nil
-            let cloud = decoder.pointCloud(from: frame)
+            let cloud = decoder.pointCloud(from: frame, defaultMaxDepth: defaultMaxDepth)
             // An xyz32f frame may come without a camera model (a PCD has none): fit one to its points.
             guard let intrinsics = cloud.intrinsics ?? frame.intrinsics ?? cloud.estimatedIntrinsics() else {
                 throw ProcessingProblem("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")

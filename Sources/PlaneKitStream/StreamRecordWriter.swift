@@ -1,4 +1,5 @@
 import PlaneKitGeometry
+import PlaneKitInput
 
 /// Writes frame-stream records (see `docs/stream-format.md`): a header line for each and, for
 /// frames, the binary payload right after it. The text it writes is what
@@ -14,7 +15,9 @@ public struct StreamRecordWriter<Sink: ByteSink> {
     }
 
     /// Writes `record`. A frame whose payload length is not `width × height × bytesPerPixel`
-    /// is refused with an error (record number 0), since a reader could not stay in step after it.
+    /// is refused with an error (record number 0), since a reader could not stay in step after it,
+    /// and so is one whose ``StreamFrame/maxDepth`` is not positive and finite, which every reader
+    /// would refuse.
     public mutating func write(_ record: StreamRecord) throws(StreamError) {
         line.reset()
         line.beginObject()
@@ -24,11 +27,15 @@ public struct StreamRecordWriter<Sink: ByteSink> {
             guard frame.width > 0, frame.height > 0, frame.payload.count == frame.byteCount else {
                 throw StreamError(recordNumber: 0, message: "frame payload has \(frame.payload.count) bytes, not the \(frame.width)×\(frame.height)×\(frame.encoding.bytesPerPixel) its size needs")
             }
+            if let maxDepth = frame.maxDepth, !DepthReadingRules.isValid(maxDepth: maxDepth) {
+                throw StreamError(recordNumber: 0, message: "frame maxDepth \(maxDepth) is not a positive finite number of metres")
+            }
             line.field("t", frame.timestamp)
             line.field("width", frame.width)
             line.field("height", frame.height)
             line.field("encoding", frame.encoding.rawValue)
             if frame.encoding == .depth16 { line.field("depthScale", frame.depthScale) }
+            if let maxDepth = frame.maxDepth { line.field("maxDepth", maxDepth) }
             if let k = frame.intrinsics {
                 line.key("intrinsics")
                 line.beginObject()

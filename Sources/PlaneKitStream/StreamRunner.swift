@@ -16,14 +16,19 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         public var strict: Bool
         /// Where to write a picture of every frame (``StreamPicture``), or `nil` for none.
         public var pictureDirectory: String?
+        /// The maximum range in metres of frames whose record has no `maxDepth` (positive and
+        /// finite), or `nil` for none.
+        public var maxDepth: Float?
 
         /// The sensor profile the session's detector uses (``SensorProfile/auto`` by default).
         public var sensor: SensorProfile
 
         /// Options with everything off by default.
-        public init(strict: Bool = false, pictureDirectory: String? = nil, sensor: SensorProfile = .auto) {
+        public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil,
+                    sensor: SensorProfile = .auto) {
             self.strict = strict
             self.pictureDirectory = pictureDirectory
+            self.maxDepth = maxDepth
             self.sensor = sensor
         }
     }
@@ -69,7 +74,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         self.warn = warn
         var configuration = Session.Configuration()
         configuration.detector.sensor = options.sensor
-        processor = StreamProcessor(configuration: configuration)
+        processor = StreamProcessor(configuration: configuration, defaultMaxDepth: options.maxDepth)
         events.reserveCapacity(64)
     }
 

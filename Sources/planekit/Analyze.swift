@@ -17,6 +17,12 @@ struct Analyze: ParsableCommand {
             (PCD VIEWPOINT) when it has one, else it is camera −Y (+Y is down in the PCL/OpenCV \
             camera frame, so a level camera needs nothing).
 
+            Invalid readings: 16-bit depth samples of 0 and 65535 are "no reading" (65535 is how \
+            7-Scenes, TUM and some RealSense modes mark it) and become holes. --max-depth METRES \
+            also drops readings farther than that along the camera's +Z: depth-image pixels, and \
+            cloud points whose z in the sensor frame is larger (organized clouds keep a hole, \
+            unorganized ones lose the point).
+
             With several files, --labels/--png/--ply paths may contain {name}, replaced by each \
             input's base name; without it the base name is added before the extension.
 
@@ -29,6 +35,7 @@ struct Analyze: ParsableCommand {
               planekit analyze --json frame.pcd | python3 -m json.tool
               planekit analyze --labels out/{name}-labels.pgm --png out/{name}.png ../shared/data/pcl/frame_*.pcd
               planekit analyze --intrinsics 525,525,320,240 --depth-scale 0.001 depth.png
+              planekit analyze --intrinsics 525,525,320,240 --max-depth 4 depth.png
             """)
 
     @Argument(help: "Point-cloud files or depth images.", completion: .file())

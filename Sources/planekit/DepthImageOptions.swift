@@ -10,9 +10,12 @@ struct DepthImageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Metres per depth unit of 16-bit depth images (default 0.001, or the sidecar's).", valueName: "scale"))
     var depthScale: Float?
 
+    @OptionGroup var range: MaxDepthOption
+
     /// The reader options these flags ask for; the image size is filled in by the reader.
     func readOptions() throws -> ReadOptions {
-        var options = ReadOptions(depthScale: depthScale)
+        try range.validate()
+        var options = ReadOptions(depthScale: depthScale, maxDepth: range.maxDepth)
         if let depthScale, !(depthScale > 0 && depthScale.isFinite) {
             throw ValidationError("--depth-scale must be a positive number, got \(depthScale)")
         }

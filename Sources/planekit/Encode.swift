@@ -16,6 +16,12 @@ struct Encode: ParsableCommand {
             on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line. \
             When stdout is a pipe it is grown to 1 MiB, so a frame goes in with one write.
 
+            Invalid readings: 16-bit samples of 0 and 65535 mean "no reading" (65535 is how \
+            7-Scenes, TUM and some RealSense modes mark it); they are written as they are and \
+            become holes when the stream is read. --max-depth METRES is written into every \
+            frame's header as "maxDepth": stream drops readings farther than that (for clouds, \
+            points whose z in the sensor frame is larger); the payload is left as the file has it.
+
             Examples:
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
               ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
@@ -95,7 +101,8 @@ struct Encode: ParsableCommand {
     static let defaultFPS: Double = 30
 
     /// The frame for file `path`, frame number `index`: depth images keep their raw 16-bit
-    /// samples, organized clouds become xyz32f. Its time is `index / fps` with `--fps`, else a
+    /// samples, organized clouds become xyz32f, and `options.maxDepth` becomes the frame's
+    /// `maxDepth` rather than changing the payload. Its time is `index / fps` with `--fps`, else a
     /// depth image's sidecar `t`, else `index / 30`.
     static func frame(path: String, options: ReadOptions, index: Int, fps: Double?, pose: Transform?) throws(InputError) -> StreamFrame {
         let counted = Double(index) / (fps ?? defaultFPS)
@@ -117,12 +124,15 @@ struct Encode: ParsableCommand {
                 throw InputError(source: path, problem: "a depth image needs camera intrinsics: pass --intrinsics fx,fy,cx,cy or put a sidecar (.xml or .json) beside it")
             }
             return raw.samples.withUnsafeBufferPointer {
-                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale,
+                StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, maxDepth: options.maxDepth,
                                     timestamp: fps == nil ? sidecar?.timestamp ?? counted : counted, pose: pose ?? sidecar?.pose ?? .identity)
             }
         case .pcd, .ply, .xyz:
-            let cloud = try PointCloudReader.read(path: path, options: options)
-            guard let frame = StreamFrame.xyz32f(cloud: cloud, timestamp: counted, pose: pose) else {
+            // The points go into the frame as the file has them; the range travels in its header.
+            var raw = options
+            raw.maxDepth = nil
+            let cloud = try PointCloudReader.read(path: path, options: raw)
+            guard let frame = StreamFrame.xyz32f(cloud: cloud, timestamp: counted, pose: pose, maxDepth: options.maxDepth) else {
                 throw InputError(source: path, problem: "an unorganized cloud (\(cloud.count) points, height 1) cannot be a stream frame; frames need an image layout")
             }
             return frame

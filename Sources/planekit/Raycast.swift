@@ -20,6 +20,9 @@ struct Raycast: ParsableCommand {
             any surfaces. --smart prints the placement hit of BEHAVIOUR.md §2 instead \
             (with --drag for infinite planes when dragging).
 
+            Depth is read as `analyze` reads it: 16-bit samples of 0 and 65535 are no reading, \
+            and --max-depth METRES drops readings farther than that along the camera's +Z.
+
             Examples:
               planekit raycast --pixel 320,400 ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
               planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json frame.pcd

@@ -20,6 +20,12 @@ struct Stream: ParsableCommand {
             A bad record gives one error event and one line on stderr naming the record, and \
             the stream goes on (--strict stops with exit status 2 instead).
 
+            Invalid readings: depth16 samples of 0 and 65535 are "no reading" (65535 is how \
+            7-Scenes, TUM and some RealSense modes mark it), as are depth32f values that are 0, \
+            negative or not finite and xyz32f points with a coordinate that is not finite. \
+            --max-depth METRES also drops readings farther than that along the camera's +Z (for \
+            xyz32f, points whose z is larger) in frames whose record has no "maxDepth" of its own.
+
             With --png-dir, every frame is also drawn to DIR/frame-NNNNNN.png (NNNNNN: the \
             frame number of its events): depth in grey, tracked planes coloured by anchor (a \
             surface keeps its colour), the focus indicator, and placed objects as box outlines.
@@ -41,6 +47,8 @@ struct Stream: ParsableCommand {
             completion: .directory)
     var pngDirectory: String?
 
+    @OptionGroup var range: MaxDepthOption
+
     @OptionGroup var sensor: SensorOption
 
     mutating func run() throws {
@@ -56,7 +64,8 @@ struct Stream: ParsableCommand {
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
-                                  options: .init(strict: strict, pictureDirectory: pngDirectory, sensor: sensor.sensor),
+                                  options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
+                                                 sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
         do {
             try runner.run()
