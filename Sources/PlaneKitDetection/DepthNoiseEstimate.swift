@@ -6,8 +6,8 @@ import PlaneKitGeometry
 /// a millimetre, a Kinect at 3 m to more than a centimetre. Rather than assume one sensor, the
 /// detector's ``SensorProfile/auto`` reads the noise off the frame itself: man-made scenes are
 /// mostly planar at the scale of a few pixels, so small blocks of neighbouring points are fitted
-/// with planes, and the residuals of the flatter share of them (a low quantile, which ignores
-/// blocks that straddle an edge or a curved surface) are the sensor's noise. Binned by depth,
+/// with planes, and the median of their residuals (which blocks across an edge or on a curved
+/// surface do not move while most blocks are flat) is the sensor's noise. Binned by depth,
 /// they give the noise model σ(z) = constant + quadratic · z².
 public struct DepthNoiseEstimate: Sendable, Hashable {
     /// The measured depth noise as a function of depth.
@@ -42,7 +42,7 @@ extension DepthNoiseEstimate {
     /// The smallest noise constant (m) measured for a camera image.
     static let cameraNoiseFloor: Float = 0.0005
     /// The quantile of block residuals taken as the noise.
-    static let residualQuantile: Float = 0.5
+    static let residualQuantile: Float = 0.4
     /// A block whose normal is seen more obliquely than this (|cos| below it) is not used: the
     /// correction from the perpendicular residual back to noise along the ray grows without bound.
     static let minimumCosine: Float = 0.25
@@ -51,7 +51,7 @@ extension DepthNoiseEstimate {
     /// points whose residual is pure Gaussian noise: √(χ²ₙ₋₃(0.5) / n), by the Wilson–Hilferty
     /// approximation of the χ² quantile.
     static func quantileOfSigma(points n: Int) -> Float {
-        let k = Float(n - 3), z: Float = 0  // the standard normal's 50% quantile
+        let k = Float(n - 3), z: Float = -0.2533  // the standard normal's 40% quantile
         let a = 2 / (9 * k)
         let b = 1 - a + z * a.squareRoot()
         let chi = k * b * b * b
@@ -116,7 +116,7 @@ extension DepthNoiseEstimate {
         }
         guard blocks.count >= minimumBlocks else { return nil }
 
-        // Up to eight depth bins of equal count; in each, the noise from the low quantile.
+        // Up to eight depth bins of equal count; in each, the noise from the median residual.
         blocks.sort { $0.depth < $1.depth }
         let binCount = max(1, min(8, blocks.count / 16))
         var binDepths: [Float] = [], binSigmas: [Float] = [], binWeights: [Float] = []

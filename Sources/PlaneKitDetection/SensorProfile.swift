@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The kind of sensor behind an organized cloud, which sets the detector's noise model and scale.
 ///
 /// Every distance threshold of ``OrganizedPlaneDetector`` is a multiple of the depth noise, and
@@ -44,6 +50,31 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+extension SensorProfile {
+    /// The camera profiles ``auto`` recognises.
+    static let cameras: [SensorProfile] = [.kinect, .realsense, .tof]
+    /// How far (mean |log ratio| over the frame's depths) a camera's noise may be from the
+    /// measured one and still be recognised: a factor of 1.4.
+    static let recognitionTolerance: Float = 0.336
+
+    /// The camera profile whose noise model is nearest the measured one over the depths the
+    /// frame shows (0.6 to 1.6 times its median depth), if one is within
+    /// ``recognitionTolerance``.
+    public static func nearestCamera(to estimate: DepthNoiseEstimate) -> SensorProfile? {
+        let depths = [0.6, 0.8, 1, 1.25, 1.6].map { Float($0) * estimate.medianDepth }
+        var best: (profile: SensorProfile, distance: Float)? = nil
+        for profile in cameras {
+            let model = profile.settings!.noise
+            let distance = depths.map { z in
+                abs(log(model.sigma(atDepth: z) / estimate.noise.sigma(atDepth: z)))
+            }.reduce(0, +) / Float(depths.count)
+            if distance < best?.distance ?? .infinity { best = (profile, distance) }
+        }
+        guard let best, best.distance <= recognitionTolerance else { return nil }
+        return best.profile
+    }
+}
+
 /// What a ``SensorProfile`` sets in the detector's configuration.
 public struct SensorSettings: Sendable, Hashable, Codable {
     /// The depth noise.
@@ -80,10 +111,13 @@ extension SensorSettings {
 
     /// The settings ``SensorProfile/auto`` takes from a measured frame.
     ///
-    /// - The noise is the measured one.
-    /// - A camera image (depth cameras: structured light, stereo, time of flight) keeps the
-    ///   Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge tolerance: at room
-    ///   scale the faces worth anchoring are large, and the speed of a VGA frame stays.
+    /// - A camera image whose measured noise is that of a known camera (``SensorProfile/nearestCamera(to:)``)
+    ///   gets that camera's profile: its noise model is the published one, steadier than one
+    ///   frame's estimate.
+    /// - Any other camera image (structured light, stereo, time of flight) gets the measured
+    ///   noise with the Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge
+    ///   tolerance: at room scale the faces worth anchoring are large, and the speed of a VGA
+    ///   frame stays.
     /// - Any other organized grid (a scanner's range image, a laser scan) is detected at object
     ///   scale. A k×k cell of points spaced s apart with noise σ has a least-squares normal
     ///   uncertain by about √12·σ / (k²·s): the cell is the smallest of 12, 10, 8 and 6 pixels
@@ -92,7 +126,11 @@ extension SensorSettings {
     ///   systematic error.
     public init(measured estimate: DepthNoiseEstimate) {
         guard !estimate.isCamera else {
-            self.init(noise: estimate.noise, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+            if let known = SensorProfile.nearestCamera(to: estimate) {
+                self = known.settings!
+            } else {
+                self.init(noise: estimate.noise, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+            }
             return
         }
         let roughness = estimate.roughness

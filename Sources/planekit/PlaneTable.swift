@@ -13,8 +13,11 @@ struct PlaneTable {
                             r.milliseconds, PlaneTable.vector(r.up, digits: 2))]
         if let sensor = r.sensor {
             // What the detector assumed, so a user can see why a small face was or was not found.
-            lines[0] += String(format: "; noise %.2g + %.2g·z², %d-px cells", sensor.noise.constant,
-                               sensor.noise.quadratic, sensor.cellSize)
+            let noise = sensor.noise
+            let curve = noise.quadratic == 0 ? "" : noise.referenceDepth == 0
+                ? String(format: " + %.2g·z²", noise.quadratic)
+                : String(format: " + %.2g·(z − %.2g)²", noise.quadratic, noise.referenceDepth)
+            lines[0] += String(format: "; noise %.2g%@, %d-px cells", noise.constant, curve, sensor.cellSize)
         }
         guard !r.planes.isEmpty else { return lines.joined(separator: "\n") + "\n" }
         let columns: [(String, Int)] = [("#", -3), ("class", 8), ("alignment", 10), ("normal", 24), ("offset", -8),

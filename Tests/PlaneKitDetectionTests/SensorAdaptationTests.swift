@@ -31,6 +31,7 @@ import PlaneKitTestSupport
         }
         // The pixel spacing of a 525-pixel focal length at the median depth.
         #expect(abs(estimate.pointSpacing / (estimate.medianDepth / 525) - 1) <= 0.2)
+        #expect(SensorProfile.nearestCamera(to: estimate) == .kinect)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/pcl beside the repository"),
@@ -48,10 +49,10 @@ import PlaneKitTestSupport
         #expect(estimate.isCamera)
         #expect(at1 >= 0.0008 && at1 <= 0.003)
         #expect(at2 >= 0.003 && at2 <= 0.012)
-        // Room-scale camera frames keep the Kinect scale.
+        // It is recognised as a Kinect, and detected with the Kinect profile.
+        #expect(SensorProfile.nearestCamera(to: estimate) == .kinect)
         let result = try detector.detect(in: cloud)
-        #expect(result.sensorSettings?.cellSize == 20)
-        #expect(result.sensorSettings?.minimumPointsPerPlane == 1500)
+        #expect(result.sensorSettings == SensorProfile.kinect.settings)
     }
 
     /// A camera frame moved rigidly into other coordinates (as a registered scan is, with many
@@ -106,15 +107,16 @@ import PlaneKitTestSupport
         #expect(running.current == nil)
         let empty = try PointCloud(width: 64, height: 48, points: ContiguousArray(repeating: SIMD3(repeating: .nan), count: 64 * 48))
         #expect(running.update(with: empty, detector: detector) == nil)
-        var estimates: [DepthNoiseEstimate] = []
+        var estimates: [DepthNoiseEstimate] = [], measured: [Float] = []
         for seed in UInt64(1)...12 {
             let frame = SyntheticFrame(seed: seed)
+            if seed <= 10, let m = detector.measureNoise(in: frame.cloud) { measured.append(m.roughness) }
             if let e = running.update(with: frame.cloud, detector: detector) { estimates.append(e) }
             #expect(running.isSettled == (seed >= 10))
         }
-        #expect(estimates.count == 12)
+        #expect(estimates.count == 12 && measured.count == 10)
         #expect(estimates[9] == estimates[10] && estimates[10] == estimates[11])
-        let roughness = estimates.prefix(10).map(\.roughness)
+        let roughness = measured
         let kept = estimates[11].roughness
         #expect(roughness.filter { $0 < kept }.count == 5 && roughness.filter { $0 > kept }.count == 4)
     }
