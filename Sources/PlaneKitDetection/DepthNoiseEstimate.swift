@@ -59,7 +59,8 @@ extension DepthNoiseEstimate {
     }
 
     /// Measures the noise of an organized cloud from `blockSide`×`blockSide` blocks of valid
-    /// points (at least nine in ten measured), one block in `blockStride`² on a regular lattice, or returns `nil` when
+    /// points, every `pixelStep`-th pixel of a block read both ways (at least nine in ten of
+    /// those measured), one block in `blockStride`² on a regular lattice, or returns `nil` when
     /// fewer than ``minimumBlocks`` such blocks fit a plane.
     ///
     /// The blocks should be the detector's cells: the noise a cell's planarity test must allow
@@ -71,8 +72,10 @@ extension DepthNoiseEstimate {
     /// With `rays` false (a grid that is not a camera image) the residual is taken as it is and
     /// the model is constant in depth.
     static func measure(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                        rays: Bool, blockSide side: Int, blockStride: Int) -> DepthNoiseEstimate? {
+                        rays: Bool, blockSide side: Int, blockStride: Int, pixelStep: Int) -> DepthNoiseEstimate? {
         let step = side * blockStride
+        // Points read per block side: every pixelStep-th pixel of the block, both ways.
+        let samples = (side + pixelStep - 1) / pixelStep
         guard width >= side, height >= side else { return nil }
         struct Block { var depth: Float; var sigma: Float; var spacing: Float }
         var blocks: [Block] = []
@@ -85,8 +88,8 @@ extension DepthNoiseEstimate {
                 // Holes are skipped; a block needs nine in ten of its points measured.
                 var sums = ShiftedSums(reference: points[(y0 + side / 2) * width + x0 + side / 2])
                 guard CellGrid.isValid(sums.reference) else { continue }
-                for v in y0..<(y0 + side) {
-                    for u in x0..<(x0 + side) {
+                for v in stride(from: y0, to: y0 + side, by: pixelStep) {
+                    for u in stride(from: x0, to: x0 + side, by: pixelStep) {
                         let p = points[v * width + u]
                         guard CellGrid.isValid(p) else { continue }
                         let d = p - sums.reference
@@ -96,7 +99,7 @@ extension DepthNoiseEstimate {
                         sums.cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
                     }
                 }
-                guard 10 * Int(sums.count) >= 9 * side * side else { continue }
+                guard 10 * Int(sums.count) >= 9 * samples * samples else { continue }
                 guard let fit = FastPlaneFit(sums.moments) else { continue }
                 let centroid = SIMD3<Float>(fit.centroid)
                 var cosine: Float = 1
@@ -104,10 +107,11 @@ extension DepthNoiseEstimate {
                     cosine = abs(dot(SIMD3<Float>(fit.normal), normalize(centroid)))
                     guard cosine >= minimumCosine else { continue }
                 }
-                // The in-plane spread of a side×side grid with spacing s is s²(side² − 1)/12 along
-                // each axis; the narrower axis (the middle eigenvalue) is the one oblique viewing
-                // stretches least.
-                let spacing = (Float(fit.middleEigenvalue) * 12 / Float(side * side - 1)).squareRoot()
+                // The in-plane spread of m×m samples spaced d apart is d²(m² − 1)/12 along each
+                // axis, with d = pixelStep times the pixel spacing; the narrower axis (the middle
+                // eigenvalue) is the one oblique viewing stretches least.
+                let spacing = (Float(fit.middleEigenvalue) * 12 / Float(samples * samples - 1)).squareRoot()
+                    / Float(pixelStep)
                 let rms = Float(fit.meanSquaredError).squareRoot()
                 guard spacing > 0, spacing.isFinite, rms.isFinite else { continue }
                 blocks.append(Block(depth: centroid.z, sigma: rms / cosine, spacing: spacing))
@@ -123,7 +127,7 @@ extension DepthNoiseEstimate {
         for b in 0..<binCount {
             let slice = blocks[(b * blocks.count / binCount)..<((b + 1) * blocks.count / binCount)]
             let sigmas = slice.map(\.sigma).sorted()
-            let sigma = sigmas[Int(residualQuantile * Float(sigmas.count - 1))] / quantileOfSigma(points: side * side)
+            let sigma = sigmas[Int(residualQuantile * Float(sigmas.count - 1))] / quantileOfSigma(points: samples * samples)
             binDepths.append(slice[slice.startIndex + slice.count / 2].depth)
             binSigmas.append(sigma)
             binWeights.append(Float(slice.count))

@@ -194,10 +194,13 @@ public struct OrganizedPlaneDetector: Sendable {
     private static func measureNoise(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
                                      camera: Bool) -> DepthNoiseEstimate? {
         // A camera image is detected with 20-pixel cells, so its noise is measured at that scale
-        // (one cell in four); another grid's cell size follows from its noise, measured on
-        // 6-pixel blocks (one in nine).
-        camera ? DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: true, blockSide: 20, blockStride: 2)
-            : DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: false, blockSide: 6, blockStride: 3)
+        // (one cell in four, every other pixel: 100 points a block, a sixteenth of the frame);
+        // another grid's cell size follows from its noise, measured on 6-pixel blocks (one in
+        // nine, every pixel).
+        camera ? DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: true,
+                                            blockSide: 20, blockStride: 2, pixelStep: 2)
+            : DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: false,
+                                         blockSide: 6, blockStride: 3, pixelStep: 1)
     }
 
     /// `true` when the cloud is a camera's image: it has intrinsics, or its points follow a

@@ -40,6 +40,8 @@ struct BenchDetection: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @OptionGroup var sensor: SensorOption
+
     mutating func run() throws {
         guard runs > 0, pclRuns >= 0, synthetic >= 0 else {
             throw ValidationError("--runs must be positive, --pcl-runs and --synthetic not negative")
@@ -65,7 +67,9 @@ struct BenchDetection: ParsableCommand {
         guard !frames.isEmpty else {
             throw ValidationError("no frames to time: pass --data DIR holding pcl/*.pcd, or --synthetic N")
         }
-        let detector = OrganizedPlaneDetector()
+        var configuration = OrganizedPlaneDetector.Configuration()
+        configuration.sensor = sensor.sensor
+        let detector = OrganizedPlaneDetector(configuration: configuration)
         let pcl = PCLOrganizedSegmentation()
         var rows: [BenchRow] = []
         for (name, cloud) in frames {
