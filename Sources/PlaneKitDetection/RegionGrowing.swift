@@ -97,6 +97,12 @@ struct RegionGrowing {
         // A cell leaves the histogram when it is tried as a seed or joins a region.
         var inHistogram = [Bool](repeating: false, count: cellCount)
         for i in order { inHistogram[i] = true }
+        // Each bin's cells, best first, and how far its seeds have been taken: finding the next
+        // seed of a bin skips only cells that left the histogram, once each, instead of scanning
+        // every planar cell again for every seed (which grew with the square of the cell count).
+        var binCells = [[Int]](repeating: [], count: binCounts.count)
+        for i in order { binCells[Int(grid.cells[i].bin)].append(i) }
+        var binCursor = [Int](repeating: 0, count: binCounts.count)
         var stamp = [Int32](repeating: -1, count: cellCount)
         var attempt: Int32 = 0
         var queue: [Int] = []
@@ -107,10 +113,14 @@ struct RegionGrowing {
             var bestBin = -1, bestCount = 0
             for (bin, count) in binCounts.enumerated() where count > bestCount { (bestBin, bestCount) = (bin, count) }
             guard bestBin >= 0 else { break }
-            guard let seed = order.first(where: { inHistogram[$0] && grid.cells[$0].bin == bestBin }) else {
+            while binCursor[bestBin] < binCells[bestBin].count, !inHistogram[binCells[bestBin][binCursor[bestBin]]] {
+                binCursor[bestBin] += 1
+            }
+            guard binCursor[bestBin] < binCells[bestBin].count else {
                 binCounts[bestBin] = 0   // cannot happen; guards against an endless loop
                 continue
             }
+            let seed = binCells[bestBin][binCursor[bestBin]]
             inHistogram[seed] = false
             binCounts[bestBin] -= 1
             attempt += 1

@@ -22,7 +22,7 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
     /// An active stereo camera such as a RealSense D4xx: σ = 0.5 mm + 4 mm·z²/m² (0.08-pixel
     /// subpixel disparity, 5 cm baseline), 20-pixel cells.
     case realsense
-    /// A time-of-flight camera: σ = 3 mm + 0.8 mm·z²/m², 16-pixel cells.
+    /// A time-of-flight camera: σ = 3 mm + 0.8 mm·z²/m², 20-pixel cells.
     case tof
     /// A tabletop structured-light or laser range scanner: σ = 0.5 mm at any depth, 6-pixel
     /// cells, faces from 150 points, 2 mm merge tolerance.
@@ -42,7 +42,7 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
                                   cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
         case .tof:
             return SensorSettings(noise: DepthNoiseModel(constant: 0.003, quadratic: 0.0008, referenceDepth: 0),
-                                  cellSize: 16, minimumPointsPerPlane: 960, mergeTolerance: 0.02)
+                                  cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
         case .scanner:
             return SensorSettings(noise: DepthNoiseModel(constant: 0.0005, quadratic: 0, referenceDepth: 0),
                                   cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002)
@@ -59,19 +59,28 @@ extension SensorProfile {
 
     /// The camera profile whose noise model is nearest the measured one over the depths the
     /// frame shows (0.6 to 1.6 times its median depth), if one is within
-    /// ``recognitionTolerance``.
+    /// ``recognitionTolerance``; or, when the measurement is noisier than every camera there, the
+    /// noisiest camera.
+    ///
+    /// A frame measures noisier than any depth camera when most of what it sees is curved (a
+    /// block on a ball or a cylinder does not fit a plane): taking that as noise would let
+    /// curved surfaces pass as planes, so the frame is held to a real camera's noise instead.
     public static func nearestCamera(to estimate: DepthNoiseEstimate) -> SensorProfile? {
         let depths = [0.6, 0.8, 1, 1.25, 1.6].map { Float($0) * estimate.medianDepth }
         var best: (profile: SensorProfile, distance: Float)? = nil
+        var noisiest: (profile: SensorProfile, sigma: Float)? = nil
         for profile in cameras {
             let model = profile.settings!.noise
             let distance = depths.map { z in
                 abs(log(model.sigma(atDepth: z) / estimate.noise.sigma(atDepth: z)))
             }.reduce(0, +) / Float(depths.count)
             if distance < best?.distance ?? .infinity { best = (profile, distance) }
+            let sigma = model.sigma(atDepth: estimate.medianDepth)
+            if sigma > noisiest?.sigma ?? 0 { noisiest = (profile, sigma) }
         }
-        guard let best, best.distance <= recognitionTolerance else { return nil }
-        return best.profile
+        if let best, best.distance <= recognitionTolerance { return best.profile }
+        if let noisiest, estimate.noise.sigma(atDepth: estimate.medianDepth) > noisiest.sigma { return noisiest.profile }
+        return nil
     }
 }
 
@@ -111,9 +120,9 @@ extension SensorSettings {
 
     /// The settings ``SensorProfile/auto`` takes from a measured frame.
     ///
-    /// - A camera image whose measured noise is that of a known camera (``SensorProfile/nearestCamera(to:)``)
-    ///   gets that camera's profile: its noise model is the published one, steadier than one
-    ///   frame's estimate.
+    /// - A camera image whose measured noise is that of a known camera, or more than any camera's
+    ///   (``SensorProfile/nearestCamera(to:)``), gets that camera's profile: its noise model is the
+    ///   published one, steadier than one frame's estimate.
     /// - Any other camera image (structured light, stereo, time of flight) gets the measured
     ///   noise with the Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge
     ///   tolerance: at room scale the faces worth anchoring are large, and the speed of a VGA
