@@ -205,6 +205,9 @@ struct IdentifierStabilityTests {
         print("graded \(grades.count) rooms, \(total) surfaces, \(grades.filter(\.1.violations.isEmpty).count) rooms without violations")
         func sum(_ figure: (IdentifierStability) -> Int) -> Int { grades.map { figure($0.1) }.reduce(0, +) }
         print("events over the rooms: planeAdded \(sum(\.added)), planeUpdated \(sum(\.updated)), planeRemoved \(sum(\.removed)) (\(sum(\.shortLived)) within 10 frames of being added); anchors alive at the end \(sum(\.alive))")
+        // An app drawing the anchors sees few that do not last: 635 announced for 625 alive at
+        // the end (649 for 633 before candidates had to be confirmed).
+        #expect(sum(\.added) * 100 <= sum(\.alive) * 103)
         #expect(total >= 590)
     }
 
@@ -225,7 +228,8 @@ struct IdentifierStabilityTests {
     /// side by side look exactly like this (and are graded as two surfaces in other rooms), and
     /// the floor-piece rule does not apply above a floor, so they must not merge on this evidence.
     /// - seed 10: table top 7 (1.55 × 0.84 m) seen as plane-5 (0.5 × 0.2 m strip, frames 0–8)
-    ///   and plane-11 (0.3 × 0.3 m corner, frames 107–124), 0.76 m apart;
+    ///   and plane-10 (0.3 × 0.3 m corner, frames 107–124; plane-11 before identifiers were given at
+    ///   confirmation), 0.76 m apart;
     /// - seed 71: table top 7 (1.44 × 0.81 m, turned 60°) seen as plane-5 (its far corner,
     ///   frames 0–74) and plane-6 (most of the rest, from frame 98), 0.18 m apart, the gap right
     ///   under the camera as it walks past the table.
