@@ -4,7 +4,8 @@ import PlaneKitTracking
 
 /// A picture of a streamed frame after tracking: the frame's ``SegmentationPicture`` with every
 /// plane pixel coloured by the anchor it went to (the same surface keeps its colour from frame
-/// to frame), the focus indicator drawn where it is, and the placed objects as box outlines.
+/// to frame; a surface not confirmed as an anchor yet is drawn like points on no plane), the
+/// focus indicator drawn where it is, and the placed objects as box outlines.
 ///
 /// The focus indicator is a square of ``focusSide`` metres in its surface: closed and yellow
 /// when on a plane, only its corners and orange when on an estimated surface, a small grey cross
@@ -35,7 +36,13 @@ public struct StreamPicture: Sendable {
         guard let cloud = processor.latestCloud, let detection = session.latestDetection, let camera = session.camera else {
             return nil
         }
-        base = SegmentationPicture(cloud: cloud, labels: detection.labels, keys: session.latestAssignments.map(\.rawValue))
+        let assignments = session.latestAssignments
+        var labels = detection.labels
+        if assignments.contains(nil) {
+            // A surface not confirmed yet is no anchor: its pixels are drawn as on no plane.
+            for i in labels.indices where labels[i] != 0 && assignments[Int(labels[i]) - 1] == nil { labels[i] = 0 }
+        }
+        base = SegmentationPicture(cloud: cloud, labels: labels, keys: assignments.map { $0?.rawValue ?? 0 })
         self.camera = camera
         focus = session.focus
         objects = session.objects

@@ -4,10 +4,15 @@ import PlaneKitHitTesting
 
 /// A physical plane tracked across frames (BEHAVIOUR.md §1), like ARKit's `ARPlaneAnchor`.
 ///
+/// It is tracked as a *candidate* until confirmed (``PlaneTrackingConfiguration``); only
+/// confirmed anchors are public, reported in events and hit by hit tests.
+///
 /// Its description (``plane``) is rebuilt after every frame that sees it:
-/// - the infinite plane is the least-squares fit of ALL the support accumulated so far
-///   (``support``: moments of a regular subsample of every frame's supporting points), its normal
-///   kept on the side it was first seen from;
+/// - the infinite plane is the least-squares fit of the support accumulated so far
+///   (``support``: moments of a regular subsample of every frame's supporting points), the old
+///   support fading by ``PlaneTrackingConfiguration/forgettingFactor`` at each new sighting so
+///   the fit follows recent evidence (a surface re-measured elsewhere, as pose drift does); its
+///   normal kept on the side it was first seen from;
 /// - the frame's rotation is stable: local +Y is the fitted normal and local X follows the
 ///   anchor's fixed grid frame (the first sighting's major axis), so X never flips between frames;
 /// - the covered ground is the union of every sighting's outline, kept on a 5 cm grid in the
@@ -18,15 +23,16 @@ import PlaneKitHitTesting
 /// `pointCount` is the total of supporting points over all sightings; `label` is 0 (an anchor
 /// belongs to no single label image).
 public struct PlaneAnchor: Sendable, Encodable {
-    /// The stable name, `plane-N`.
-    public let identifier: PlaneIdentifier
+    /// The stable name, `plane-N`: given when the anchor is confirmed, in the order anchors are
+    /// confirmed (a candidate's is internal and never reported).
+    public internal(set) var identifier: PlaneIdentifier
     /// The world description: transform, extent, boundary, alignment, classification, area, points.
     public internal(set) var plane: DetectedPlane
-    /// Accumulated moments of the support (world coordinates): the running fit.
+    /// Accumulated moments of the support (world coordinates), older sightings faded: the running fit.
     public internal(set) var support: PointMoments
     /// The fixed frame the covered ground is kept in (never changes).
     public let gridFrame: Transform
-    /// The frame the anchor was added in.
+    /// The frame it was first seen in (as a candidate; it may have been confirmed later).
     public let firstFrame: Int
     /// The last frame it was seen in.
     public internal(set) var lastSeenFrame: Int
@@ -34,6 +40,16 @@ public struct PlaneAnchor: Sendable, Encodable {
     public internal(set) var observationCount: Int
     /// Consecutive in-view frames without a sighting (see ``PlaneTrackingConfiguration``).
     public internal(set) var missedFrames = 0
+    /// `true` once confirmed: public, reported and hit-testable.
+    public internal(set) var isConfirmed = false
+
+    /// The frames it was seen in, bit `k` for frame `lastSeenFrame − k`.
+    var sightings: UInt64 = 1
+    /// The camera's path length (m) when it was last seen: how far a drifting pose may since
+    /// have carried the world (``PlaneTrackingConfiguration/driftAllowance(walked:)``).
+    var travelledAtLastSight: Float = 0
+    /// The frame its description was last reported in.
+    var reportedFrame: Int
 
     var occupancy: PlaneOccupancy
     /// The description last reported in an event.
@@ -50,14 +66,16 @@ public struct PlaneAnchor: Sendable, Encodable {
     /// The ground covered (m²).
     public var area: Float { plane.area }
 
-    /// A new anchor from its first sighting, in `frame`.
-    init(identifier: PlaneIdentifier, observation: PlaneObservation, frame: Int, cellSize: Float, up: SIMD3<Float>,
-         alignmentTolerance: Float) {
+    /// A new candidate from its first sighting, in `frame`, the camera having travelled `travelled` metres.
+    init(identifier: PlaneIdentifier, observation: PlaneObservation, frame: Int, travelled: Float, cellSize: Float,
+         up: SIMD3<Float>, alignmentTolerance: Float) {
         self.identifier = identifier
         let first = observation.plane
         gridFrame = Transform(origin: first.transform.translation, yAxis: first.plane.normal, xHint: first.transform.xAxis)
         firstFrame = frame
         lastSeenFrame = frame
+        reportedFrame = frame
+        travelledAtLastSight = travelled
         observationCount = 1
         plane = first
         plane.label = 0
@@ -172,14 +190,34 @@ public struct PlaneAnchor: Sendable, Encodable {
         plane.boundary.vertices.map { plane.transform.apply(toPoint: SIMD3($0.x, 0, $0.y)) }
     }
 
-    /// Adds a sighting in `frame`: its support and its outline.
-    mutating func absorb(_ observation: PlaneObservation, frame: Int) {
+    /// Adds a sighting in `frame`, when the camera has travelled `travelled` metres: its support
+    /// and its outline. At the first sighting of a frame the support gathered so far fades by
+    /// `forgetting` (see ``PlaneTrackingConfiguration/forgettingFactor``).
+    mutating func absorb(_ observation: PlaneObservation, frame: Int, travelled: Float, forgetting: Double) {
+        if lastSeenFrame != frame {
+            support.fade(by: forgetting)
+            observationCount += 1
+            sightings = sightingBits(at: frame) | 1
+        }
         support.merge(observation.support)
         plane.pointCount += observation.plane.pointCount
-        if lastSeenFrame != frame { observationCount += 1 }
         lastSeenFrame = frame
+        travelledAtLastSight = max(travelledAtLastSight, travelled)
         missedFrames = 0
         fill(worldOutline: observation.worldOutline)
+    }
+
+    /// The sightings as seen from `frame` (not before the last sighting): bit `k` for frame
+    /// `frame − k`.
+    func sightingBits(at frame: Int) -> UInt64 {
+        let age = frame - lastSeenFrame
+        return age >= 64 ? 0 : sightings << UInt64(max(age, 0))
+    }
+
+    /// In how many of the `window` frames up to `frame` it was seen.
+    func sightingCount(inLast window: Int, at frame: Int) -> Int {
+        let mask: UInt64 = window >= 64 ? .max : (1 << UInt64(max(window, 0))) - 1
+        return (sightingBits(at: frame) & mask).nonzeroBitCount
     }
 
     /// Takes over another anchor of the same surface: its support, sightings and ground.
@@ -187,7 +225,10 @@ public struct PlaneAnchor: Sendable, Encodable {
         support.merge(other.support)
         plane.pointCount += other.plane.pointCount
         observationCount = max(observationCount, other.observationCount) + (lastSeenFrame == other.lastSeenFrame ? 0 : 1)
-        lastSeenFrame = max(lastSeenFrame, other.lastSeenFrame)
+        let latest = max(lastSeenFrame, other.lastSeenFrame)
+        sightings = sightingBits(at: latest) | other.sightingBits(at: latest)
+        lastSeenFrame = latest
+        travelledAtLastSight = max(travelledAtLastSight, other.travelledAtLastSight)
         missedFrames = min(missedFrames, other.missedFrames)
         fill(worldOutline: other.worldOutline)
         // Cells of other patches than the outlined one, by their centres.

@@ -14,7 +14,8 @@ public enum PlaneChange: Sendable {
     /// An anchor whose description changed beyond the update tolerances.
     case updated(PlaneAnchor)
     /// An anchor removed: merged into `into` (which keeps its identifier), or, with `into ==
-    /// nil`, dropped because its evidence disappeared.
+    /// nil`, dropped because its evidence disappeared (``PlaneTracker`` drops only candidates,
+    /// which were never reported, so it does not emit this form).
     case removed(PlaneAnchor, into: PlaneIdentifier?)
 
     /// The anchor concerned.
@@ -35,9 +36,21 @@ public struct PlaneTracker: Sendable {
     public var configuration: PlaneTrackingConfiguration
     /// The world's up direction (unit).
     public let up: SIMD3<Float>
-    /// The anchors, in increasing identifier order (oldest first).
-    public private(set) var anchors: [PlaneAnchor] = []
+    /// Everything tracked: the confirmed anchors in identifier order (oldest first), then the
+    /// candidates in the order they were first seen. A candidate's identifier has
+    /// ``candidateBit`` set, so the whole array is sorted by identifier and, in that order, a
+    /// confirmed anchor comes before any candidate: the first of several is the one to keep.
+    private(set) var tracked: [PlaneAnchor] = []
+    /// How many of ``tracked`` are confirmed (they come first).
+    private(set) var confirmedCount = 0
     private var nextIdentifier: UInt64 = 1
+    private var nextCandidate: UInt64 = 1
+    /// The length of the camera's path so far (m), for the drift allowance.
+    private(set) var travelled: Float = 0
+    private var lastCameraPosition: SIMD3<Float>?
+
+    /// Set in the internal identifiers of candidates, which are never reported.
+    static let candidateBit: UInt64 = 1 << 63
 
     /// A tracker with no anchors in a world whose up direction is `up`.
     public init(configuration: PlaneTrackingConfiguration = PlaneTrackingConfiguration(), up: SIMD3<Float> = SIMD3(0, 1, 0)) {
@@ -45,147 +58,200 @@ public struct PlaneTracker: Sendable {
         self.up = up.normalized ?? SIMD3(0, 1, 0)
     }
 
-    /// The anchor named `identifier`, if it exists.
+    /// The confirmed anchors, in increasing identifier order (oldest first). Candidates not yet
+    /// confirmed are not among them.
+    public var anchors: [PlaneAnchor] { Array(confirmed) }
+
+    /// The confirmed anchors without copying them out.
+    var confirmed: ArraySlice<PlaneAnchor> { tracked[..<confirmedCount] }
+
+    /// How many surfaces are tracked as candidates, not confirmed yet.
+    public var candidateCount: Int { tracked.count - confirmedCount }
+
+    /// The confirmed anchor named `identifier`, if it exists.
     public func anchor(_ identifier: PlaneIdentifier) -> PlaneAnchor? {
-        index(of: identifier).map { anchors[$0] }
+        guard let i = index(of: identifier), i < confirmedCount else { return nil }
+        return tracked[i]
     }
 
     private func index(of identifier: PlaneIdentifier) -> Int? {
-        // Anchors stay sorted by identifier: binary search.
-        var lo = 0, hi = anchors.count
+        // Tracked anchors stay sorted by identifier: binary search.
+        var lo = 0, hi = tracked.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if anchors[mid].identifier < identifier { lo = mid + 1 } else { hi = mid }
+            if tracked[mid].identifier < identifier { lo = mid + 1 } else { hi = mid }
         }
-        return lo < anchors.count && anchors[lo].identifier == identifier ? lo : nil
+        return lo < tracked.count && tracked[lo].identifier == identifier ? lo : nil
+    }
+
+    /// Removes the tracked anchor at `i`, keeping the count of confirmed ones.
+    private mutating func removeTracked(at i: Int) -> PlaneAnchor {
+        if i < confirmedCount { confirmedCount -= 1 }
+        return tracked.remove(at: i)
+    }
+
+    /// How much the offset tolerances grow for `anchor`: the drift the camera's pose may have
+    /// gathered since it was last seen (``PlaneTrackingConfiguration/driftAllowance(walked:)``).
+    func driftAllowance(_ anchor: PlaneAnchor) -> Float {
+        configuration.driftAllowance(walked: travelled - anchor.travelledAtLastSight)
     }
 
     /// Integrates one frame's planes (world coordinates), seen from `view`, as frame number
-    /// `frame`. Returns what changed, in order: removals by merging as they happen, then
-    /// additions and updates in identifier order, then removals of vanished anchors. Also
-    /// returns, per observation, the identifier of the anchor it ended up in.
+    /// `frame`. Returns what changed among the confirmed anchors, in order: removals by merging
+    /// as they happen, then additions (candidates confirmed in this frame) and updates in
+    /// identifier order. Also returns, per observation, the identifier of the anchor it ended up
+    /// in, or `nil` for a candidate not confirmed yet.
     public mutating func integrate(_ observations: [PlaneObservation], view: CameraView, frame: Int)
-        -> (changes: [PlaneChange], assignments: [PlaneIdentifier]) {
+        -> (changes: [PlaneChange], assignments: [PlaneIdentifier?]) {
         let c = configuration
+        let position = view.camera.position
+        if let last = lastCameraPosition, position.isFinite { travelled += distance(last, position) }
+        if position.isFinite { lastCameraPosition = position }
+        let forgetting = c.forgettingFactor
         var changes: [PlaneChange] = []
-        var added = Set<PlaneIdentifier>()
         var touched = Set<PlaneIdentifier>()
         var assignments: [PlaneIdentifier] = []
         var redirect: [PlaneIdentifier: PlaneIdentifier] = [:]
 
         for observation in observations {
             let o = observation.plane
-            let depth = distance(view.camera.position, o.centroid)
-            let tolerance = c.offsetTolerance(atDepth: depth)
+            let tolerance = c.offsetTolerance(atDepth: distance(position, o.centroid))
             let outline = observation.worldOutline.isEmpty ? [o.centroid] : observation.worldOutline
-            var candidates: [Int] = []
-            for (i, anchor) in anchors.enumerated()
+            var matches: [Int] = []
+            for (i, anchor) in tracked.enumerated()
             where dot(anchor.normal, o.plane.normal) >= cosf(c.angleTolerance(between: anchor.plane, and: o))
-                && abs(anchor.plane.plane.signedDistance(to: o.centroid)) <= tolerance
+                && abs(anchor.plane.plane.signedDistance(to: o.centroid)) <= tolerance + driftAllowance(anchor)
                 && anchor.touches(outline: outline, margin: c.extentMargin) {
-                candidates.append(i)
+                matches.append(i)
             }
-            guard let keeperIndex = candidates.first else {
-                let identifier = PlaneIdentifier(nextIdentifier)
-                nextIdentifier += 1
-                anchors.append(PlaneAnchor(identifier: identifier, observation: observation, frame: frame,
+            guard let keeperIndex = matches.first else {
+                let identifier = PlaneIdentifier(Self.candidateBit | nextCandidate)
+                nextCandidate += 1
+                tracked.append(PlaneAnchor(identifier: identifier, observation: observation, frame: frame, travelled: travelled,
                                            cellSize: c.cellSize, up: up, alignmentTolerance: c.alignmentTolerance))
-                added.insert(identifier)
+                touched.insert(identifier)
                 assignments.append(identifier)
                 continue
             }
-            // Candidates are in identifier order: the first is the oldest and keeps its name.
-            let keeper = anchors[keeperIndex].identifier
-            for other in candidates.dropFirst().reversed() {
-                let removed = anchors.remove(at: other)
-                anchors[keeperIndex].absorb(removed)
+            // Matches are in identifier order: the first is the oldest and keeps its name.
+            let keeper = tracked[keeperIndex].identifier
+            for other in matches.dropFirst().reversed() {
+                let removed = removeTracked(at: other)
+                tracked[keeperIndex].absorb(removed)
                 redirect[removed.identifier] = keeper
-                note(removal: removed, into: keeper, added: &added, touched: &touched, changes: &changes)
+                note(removal: removed, into: keeper, touched: &touched, changes: &changes)
             }
-            anchors[keeperIndex].absorb(observation, frame: frame)
+            tracked[keeperIndex].absorb(observation, frame: frame, travelled: travelled, forgetting: forgetting)
             touched.insert(keeper)
             assignments.append(keeper)
         }
 
         // Refresh what changed, then merge anchors that have become one surface.
-        for i in anchors.indices where touched.contains(anchors[i].identifier) || added.contains(anchors[i].identifier) {
-            anchors[i].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
+        for i in tracked.indices where touched.contains(tracked[i].identifier) {
+            tracked[i].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
         }
-        mergeCoplanar(changed: touched.union(added), view: view, added: &added, touched: &touched, changes: &changes,
-                      redirect: &redirect)
+        mergeCoplanar(changed: touched, view: view, touched: &touched, changes: &changes, redirect: &redirect)
 
-        // Provisional anchors whose area is in view but which were not seen lose evidence.
-        var vanished: [PlaneAnchor] = []
-        var i = 0
-        while i < anchors.count {
-            if anchors[i].lastSeenFrame != frame, anchors[i].observationCount < c.confirmationFrames,
-               view.sees(anchors[i].center, depths: c.viewDepths, noise: c.noise) {
-                anchors[i].missedFrames += 1
-                if anchors[i].missedFrames >= c.removalFrames {
-                    vanished.append(anchors.remove(at: i))
+        // Candidates whose area is in view but which were not seen lose evidence; those not
+        // seen for long are dropped wherever they are. Neither was ever reported.
+        var i = confirmedCount
+        while i < tracked.count {
+            if tracked[i].lastSeenFrame != frame {
+                if view.sees(tracked[i].center, depths: c.viewDepths, noise: c.noise) { tracked[i].missedFrames += 1 }
+                if tracked[i].missedFrames >= c.removalFrames || frame - tracked[i].lastSeenFrame >= c.candidateLifetime {
+                    tracked.remove(at: i)
                     continue
                 }
             }
             i += 1
         }
 
-        // Classification looks at every anchor (the floor decides what a table is).
-        var descriptions = anchors.map(\.plane)
-        c.classifier.classify(&descriptions, up: up, sensor: view.camera.position)
-        for i in anchors.indices where anchors[i].plane.classification != descriptions[i].classification {
-            anchors[i].plane.classification = descriptions[i].classification
-            touched.insert(anchors[i].identifier)
+        // Candidates that changed and now meet the rule are confirmed: named in confirmation order
+        // and moved to the end of the confirmed block (the order stays sorted by identifier).
+        var added = Set<PlaneIdentifier>()
+        var renamed: [PlaneIdentifier: PlaneIdentifier] = [:]
+        i = confirmedCount
+        while i < tracked.count {
+            if touched.contains(tracked[i].identifier),
+               c.confirms(tracked[i], at: frame, depth: distance(position, tracked[i].plane.centroid)) {
+                var anchor = tracked.remove(at: i)
+                let name = PlaneIdentifier(nextIdentifier)
+                nextIdentifier += 1
+                renamed[anchor.identifier] = name
+                anchor.identifier = name
+                anchor.isConfirmed = true
+                tracked.insert(anchor, at: confirmedCount)
+                confirmedCount += 1
+                added.insert(name)
+            }
+            i += 1
         }
 
-        for i in anchors.indices {
-            let identifier = anchors[i].identifier
-            if added.contains(identifier) {
-                anchors[i].reported = anchors[i].plane
-                changes.append(.added(anchors[i]))
-            } else if touched.contains(identifier), significantlyChanged(anchors[i].reported, anchors[i].plane) {
-                anchors[i].reported = anchors[i].plane
-                changes.append(.updated(anchors[i]))
-            }
+        // Classification looks at everything tracked (the floor decides what a table is).
+        var descriptions = tracked.map(\.plane)
+        c.classifier.classify(&descriptions, up: up, sensor: position)
+        for i in tracked.indices where tracked[i].plane.classification != descriptions[i].classification {
+            tracked[i].plane.classification = descriptions[i].classification
+            touched.insert(tracked[i].identifier)
         }
-        changes.append(contentsOf: vanished.map { .removed($0, into: nil) })
-        let resolved = assignments.map { identifier in
+
+        for i in 0..<confirmedCount {
+            let identifier = tracked[i].identifier
+            let isAdded = added.contains(identifier)
+            guard isAdded || (touched.contains(identifier) && shouldReport(tracked[i], frame: frame)) else { continue }
+            tracked[i].reported = tracked[i].plane
+            tracked[i].reportedFrame = frame
+            changes.append(isAdded ? .added(tracked[i]) : .updated(tracked[i]))
+        }
+        let resolved = assignments.map { identifier -> PlaneIdentifier? in
             var id = identifier
             while let next = redirect[id] { id = next }
-            return id
+            if let name = renamed[id] { id = name }
+            return id.rawValue & Self.candidateBit == 0 ? id : nil
         }
         return (changes, resolved)
     }
 
-    /// Records the removal of `removed` merged into `keeper`: an anchor added in this very frame
-    /// was never reported, so it just disappears.
-    private func note(removal removed: PlaneAnchor, into keeper: PlaneIdentifier, added: inout Set<PlaneIdentifier>,
-                      touched: inout Set<PlaneIdentifier>, changes: inout [PlaneChange]) {
+    /// `true` when `anchor`'s description should be reported as updated in `frame`: it changed
+    /// beyond the update tolerances (``significantlyChanged(_:_:)``), or, seen in this frame, its
+    /// offset differs by more than ``PlaneTrackingConfiguration/settleOffset`` from the one
+    /// reported at least ``PlaneTrackingConfiguration/settleFrames`` ago.
+    func shouldReport(_ anchor: PlaneAnchor, frame: Int) -> Bool {
+        let c = configuration
+        if significantlyChanged(anchor.reported, anchor.plane) { return true }
+        return anchor.lastSeenFrame == frame && frame - anchor.reportedFrame >= c.settleFrames
+            && abs(anchor.reported.plane.offset - anchor.plane.plane.offset) > c.settleOffset
+    }
+
+    /// Records the removal of `removed` merged into `keeper`: only a confirmed anchor was ever
+    /// reported, so a candidate just disappears.
+    private func note(removal removed: PlaneAnchor, into keeper: PlaneIdentifier, touched: inout Set<PlaneIdentifier>,
+                      changes: inout [PlaneChange]) {
         touched.insert(keeper)
         touched.remove(removed.identifier)
-        if added.remove(removed.identifier) == nil {
+        if removed.isConfirmed {
             changes.append(.removed(removed, into: keeper))
         }
     }
 
     /// Merges each changed anchor with every anchor that is now one surface with it
-    /// (``isOneSurface(_:_:view:)``); the older keeps its identifier.
-    private mutating func mergeCoplanar(changed: Set<PlaneIdentifier>, view: CameraView, added: inout Set<PlaneIdentifier>,
-                                        touched: inout Set<PlaneIdentifier>, changes: inout [PlaneChange],
-                                        redirect: inout [PlaneIdentifier: PlaneIdentifier]) {
+    /// (``isOneSurface(_:_:view:)``); the older keeps its identifier (a confirmed anchor before a
+    /// candidate, then the lower identifier).
+    private mutating func mergeCoplanar(changed: Set<PlaneIdentifier>, view: CameraView, touched: inout Set<PlaneIdentifier>,
+                                        changes: inout [PlaneChange], redirect: inout [PlaneIdentifier: PlaneIdentifier]) {
         let c = configuration
         var pending = changed.sorted()
         // Every merge removes an anchor, so this ends; the keeper is queued again because it grew.
         while let identifier = pending.popLast() {
             guard let a = index(of: identifier) else { continue }
-            for b in anchors.indices where b != a && isOneSurface(anchors[a], anchors[b], view: view) {
-                let (keep, drop) = anchors[a].identifier < anchors[b].identifier ? (a, b) : (b, a)
-                let removed = anchors[drop]
-                let keeper = anchors[keep].identifier
-                anchors[keep].absorb(removed)
-                anchors[keep].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
-                anchors.remove(at: drop)
+            for b in tracked.indices where b != a && isOneSurface(tracked[a], tracked[b], view: view) {
+                let (keep, drop) = tracked[a].identifier < tracked[b].identifier ? (a, b) : (b, a)
+                let keeper = tracked[keep].identifier
+                tracked[keep].absorb(tracked[drop])
+                tracked[keep].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
+                let removed = removeTracked(at: drop)
                 redirect[removed.identifier] = keeper
-                note(removal: removed, into: keeper, added: &added, touched: &touched, changes: &changes)
+                note(removal: removed, into: keeper, touched: &touched, changes: &changes)
                 pending.append(keeper)
                 break
             }
@@ -194,15 +260,16 @@ public struct PlaneTracker: Sendable {
 
     /// `true` when two anchors are one surface: coplanar (normals within the angle tolerance
     /// for their fits, each centre within ``PlaneTrackingConfiguration/mergeOffsetTolerance`` of
-    /// the other's plane) and either their covered cells come within
+    /// the other's plane, widened by the drift allowance of the one seen longer ago) and either their covered cells come within
     /// ``PlaneTrackingConfiguration/extentMargin`` of each other, or the gap between them is
     /// bridged in `view` (``isBridged(_:_:view:)``), or they are pieces of the floor the camera is
     /// carried over (``arePiecesOfTheFloor(_:_:view:)``).
     func isOneSurface(_ x: PlaneAnchor, _ y: PlaneAnchor, view: CameraView) -> Bool {
         let c = configuration
+        let tolerance = c.mergeOffsetTolerance + max(driftAllowance(x), driftAllowance(y))
         guard dot(x.normal, y.normal) >= cosf(c.angleTolerance(between: x.plane, and: y.plane)),
-              abs(x.plane.plane.signedDistance(to: y.center)) <= c.mergeOffsetTolerance,
-              abs(y.plane.plane.signedDistance(to: x.center)) <= c.mergeOffsetTolerance else { return false }
+              abs(x.plane.plane.signedDistance(to: y.center)) <= tolerance,
+              abs(y.plane.plane.signedDistance(to: x.center)) <= tolerance else { return false }
         return x.touches(y, margin: c.extentMargin) || isBridged(x, y, view: view) || arePiecesOfTheFloor(x, y, view: view)
     }
 
@@ -219,7 +286,7 @@ public struct PlaneTracker: Sendable {
         guard isFacingUp(x), isFacingUp(y), x.area + y.area >= c.classifier.minimumFloorArea,
               c.carryingHeights.contains(x.plane.plane.signedDistance(to: view.camera.position)) else { return false }
         let level = min(dot(x.center, up), dot(y.center, up)) - c.mergeOffsetTolerance
-        guard !anchors.contains(where: { isFacingUp($0) && $0.area >= c.classifier.minimumFloorArea && dot($0.center, up) < level })
+        guard !tracked.contains(where: { isFacingUp($0) && $0.area >= c.classifier.minimumFloorArea && dot($0.center, up) < level })
         else { return false }
         return !isSeenThroughBetween(x, y, view: view, within: c.floorGapReach)
     }

@@ -61,8 +61,9 @@ public struct Session: Sendable {
     public private(set) var camera: PinholeCamera?
     /// The latest frame's detection (camera coordinates), for inspection.
     public private(set) var latestDetection: PlaneDetectionResult?
-    /// Per detected plane of the latest frame (`[label − 1]`), the anchor it went to.
-    public private(set) var latestAssignments: [PlaneIdentifier] = []
+    /// Per detected plane of the latest frame (`[label − 1]`), the anchor it went to, or `nil`
+    /// for a surface not confirmed yet (a candidate, which no event has named).
+    public private(set) var latestAssignments: [PlaneIdentifier?] = []
     /// Set while the user is placing an object over several frames (a gesture): the focus
     /// indicator stays hidden. Place and drag commands also hide it until the end of the next frame.
     public var isPlacingObject = false
@@ -94,9 +95,9 @@ public struct Session: Sendable {
 
     // MARK: State
 
-    /// The plane anchors, oldest first.
+    /// The plane anchors, oldest first (confirmed ones only: what the events have announced).
     public var planes: [PlaneAnchor] { tracker.anchors }
-    /// The plane anchor named `identifier`.
+    /// The plane anchor named `identifier` (a confirmed one).
     public func plane(_ identifier: PlaneIdentifier) -> PlaneAnchor? { tracker.anchor(identifier) }
     /// The placed objects, in identifier order.
     public var objects: [ObjectAnchor] { objectStates.map(\.anchor) }
@@ -110,12 +111,13 @@ public struct Session: Sendable {
     public var mappingTracker: MappingTracker { mapping }
     /// The focus indicator.
     public var focus: FocusIndicator { focusIndicator }
-    /// A hit tester for the current anchors and the latest frame's measured points (world), or
-    /// `nil` before the first frame. Built on each call; the commands keep one per frame.
+    /// A hit tester for the current anchors (confirmed ones: a candidate is nothing to place an
+    /// object on yet) and the latest frame's measured points (world), or `nil` before the first
+    /// frame. Built on each call; the commands keep one per frame.
     public var hitTester: HitTester? {
         if let cachedTester { return cachedTester }
         guard camera != nil else { return nil }
-        return HitTester(planes: tracker.anchors.map(\.hitTestPlane), points: measuredPoints, up: configuration.up,
+        return HitTester(planes: tracker.confirmed.map(\.hitTestPlane), points: measuredPoints, up: configuration.up,
                          options: configuration.hitTestOptions)
     }
 
@@ -141,7 +143,7 @@ public struct Session: Sendable {
     /// ray meets, else the nearer estimated plane around the ray.
     func focusHit(_ ray: Ray) -> HitTestResult? {
         var best: HitTestResult?
-        for anchor in tracker.anchors {
+        for anchor in tracker.confirmed {
             let plane = anchor.plane
             guard let t = plane.plane.intersection(with: ray), t < (best?.distance ?? .infinity) else { continue }
             let p = ray.point(at: t)
@@ -255,8 +257,8 @@ public struct Session: Sendable {
         if let previous = focusIndicator.update(trackingStarted: true, placing: placing, hit: hit) {
             events.append(event(.focus(from: previous, to: focusIndicator.state)))
         }
-        let area = tracker.anchors.reduce(Float(0)) { $0 + $1.area }
-        if let previous = mapping.update(pose: camera.pose, area: area, planeCount: tracker.anchors.count, structuralChange: structural) {
+        let area = tracker.confirmed.reduce(Float(0)) { $0 + $1.area }
+        if let previous = mapping.update(pose: camera.pose, area: area, planeCount: tracker.confirmedCount, structuralChange: structural) {
             events.append(event(.mapping(from: previous, to: mapping.status)))
         }
         return events

@@ -62,9 +62,12 @@ struct BenchSession: ParsableCommand {
                 let normal: SIMD3<Float> = [SIMD3(0, 1, 0), SIMD3(1, 0, 0), SIMD3(0, 0, 1)][k % 3]
                 patches.append(Self.patch(center: center, normal: normal, side: 0.4))
             }
+            // Three sightings confirm them (a 40 cm patch is too small to be confirmed at once).
             let last = rendered[rendered.count - 1]
-            _ = session.integrate(patches, camera: PinholeCamera(intrinsics: last.intrinsics, pose: last.pose),
-                                  timestamp: last.timestamp)
+            for _ in 0..<3 {
+                _ = session.integrate(patches, camera: PinholeCamera(intrinsics: last.intrinsics, pose: last.pose),
+                                      timestamp: last.timestamp)
+            }
         }
         // Objects at pixels spread over the latest view; pixels with no surface are skipped.
         var placed = 0, attempt = 0

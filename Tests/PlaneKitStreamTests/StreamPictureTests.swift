@@ -51,7 +51,8 @@ import Testing
                 for u in 1..<319 {
                     let j = v * 320 + u
                     let rgb = SIMD3<Float>(image.pixels[j])
-                    let label = Int(labels[j])
+                    // Pixels of a surface not confirmed yet are drawn as on no plane.
+                    let label = labels[j] == 0 || anchors[Int(labels[j]) - 1] == nil ? 0 : Int(labels[j])
                     let neighbours = [labels[j - 1], labels[j + 1], labels[j - 320], labels[j + 320]]
                     guard cloud.points[j].isFinite, neighbours.allSatisfy({ $0 == labels[j] }) else { continue }
                     if isOverlay(image.pixels[j]) { continue }
@@ -60,7 +61,7 @@ import Testing
                         grey += 1
                     } else {
                         // The pixel is the anchor's colour times a shade in 0.45…1.
-                        let key = anchors[label - 1].rawValue
+                        let key = try #require(anchors[label - 1]).rawValue
                         let palette = SegmentationPicture.colour(key: key)
                         let shade = rgb.max() / (palette.max() * 255)
                         #expect(shade > 0.44 && shade < 1.01)
@@ -74,7 +75,7 @@ import Testing
             // The key (so the colour) of the floor under the tap pixel, frame after frame.
             let tap = synth.floorPixel(0)
             let floorLabel = Int(labels[Int(tap.y) * 320 + Int(tap.x)])
-            if floorLabel > 0 { floorKeys.append(anchors[floorLabel - 1].rawValue) }
+            if floorLabel > 0, let floor = anchors[floorLabel - 1] { floorKeys.append(floor.rawValue) }
             _ = grey
             overlay += image.pixels.filter(isOverlay).count
         }
