@@ -27,9 +27,22 @@ public struct SyntheticScene: Sendable, Hashable, Codable {
     @discardableResult
     public mutating func addRectangle(kind: SurfaceKind, center: SIMD3<Float>, normal: SIMD3<Float>,
                                       xAxis: SIMD3<Float>, size: SIMD2<Float>) -> UInt16 {
+        append { TruePlane(id: $0, kind: kind, center: center, normal: normal, xAxis: xAxis, size: size) }
+    }
+
+    /// Adds a polygon face through the world points `vertices` (see
+    /// ``TruePlane/init(id:kind:vertices:normal:)``) and returns its identifier. Scenes with
+    /// polygon faces are rendered by ``ProfileRenderer``.
+    @discardableResult
+    public mutating func addPolygon(kind: SurfaceKind, vertices: [SIMD3<Float>], normal: SIMD3<Float>) -> UInt16 {
+        append { TruePlane(id: $0, kind: kind, vertices: vertices, normal: normal) }
+    }
+
+    /// Appends the face `make` builds for the next identifier, and returns that identifier.
+    private mutating func append(_ make: (UInt16) -> TruePlane) -> UInt16 {
         precondition(planes.count < Int(UInt16.max), "a synthetic scene holds at most 65535 planes")
         let id = UInt16(planes.count + 1)
-        planes.append(TruePlane(id: id, kind: kind, center: center, normal: normal, xAxis: xAxis, size: size))
+        planes.append(make(id))
         return id
     }
 
