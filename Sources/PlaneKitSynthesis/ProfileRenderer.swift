@@ -33,8 +33,9 @@ public struct ProfileRenderer: Sendable, Hashable {
         var fieldRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 4))
         let ziggurat = ZigguratTables.shared
         let cosCamera = ProfileRenderer.cosine(profile.maximumIncidenceDegrees)
-        let second = profile.secondViewpoint
-        let cosSecond = ProfileRenderer.cosine(second?.maximumIncidenceDegrees ?? 90)
+        let second = profile.secondViewpoint.map {
+            (viewpoint: $0, scene: caster.seen(from: $0.position), cosine: ProfileRenderer.cosine($0.maximumIncidenceDegrees))
+        }
         let holes = profile.stereoHoles.map { (threshold: $0.threshold, field: HoleField(width: width, height: height, cell: $0.blobSize,
                                                                                           random: &fieldRandom)) }
         let noise = profile.noise, dropout = Double(profile.dropoutRate)
@@ -52,8 +53,8 @@ public struct ProfileRenderer: Sendable, Hashable {
                 let cosIncidence = abs(dot(n, ray.direction)) / ray.direction.length
                 guard cosIncidence >= cosCamera else { continue }
                 if let second {
-                    guard second.faces(p, normal: n, cosMaximum: cosSecond),
-                          !caster.blocks(from: p, to: second.position, except: s) else { continue }
+                    guard second.viewpoint.faces(p, normal: n, cosMaximum: second.cosine),
+                          !caster.blocks(from: p, to: second.scene, except: s) else { continue }
                 }
                 if let holes, holes.field.value(u: u, v: v) < holes.threshold(cosIncidence: cosIncidence, depth: z) { continue }
                 if dropout > 0, dropRandom.nextUnit() < dropout { continue }

@@ -99,20 +99,50 @@ struct SceneRayCaster {
         index < faces.count ? faces[index].normal : clutter[index - faces.count].normal(at: p)
     }
 
-    /// `true` when some surface other than `index` crosses the segment from `p` to `q` (more
-    /// than 0.1 mm from `p`, so that faces sharing an edge with `p`'s do not shadow it).
-    func blocks(from p: SIMD3<Float>, to q: SIMD3<Float>, except index: Int) -> Bool {
-        let d = q - p, length = d.length
-        guard length > 0 else { return false }
-        let near = 1e-4 / length
-        for (k, face) in faces.enumerated() where k != index {
-            // The segment passes farther than the face's radius from its centre: no crossing.
-            let s = min(max(dot(face.sphereCentre - p, d) / (length * length), 0), 1)
-            guard (p + s * d - face.sphereCentre).length <= face.sphereRadius else { continue }
-            if let t = face.hit(origin: p, direction: d, margin: 0), t > near, t < 1 { return true }
+    /// The surfaces as seen from the viewpoint `position`, for ``blocks(from:to:except:)``.
+    func seen(from position: SIMD3<Float>) -> Viewpoint {
+        var spheres = faces.map { (centre: $0.sphereCentre, radius: $0.sphereRadius) }
+        for shape in clutter {
+            switch shape {
+            case let .sphere(centre, radius):
+                spheres.append((centre, radius))
+            case let .cylinder(base, axis, radius, height):
+                spheres.append((base + axis * (height / 2), (radius * radius + height * height / 4).squareRoot()))
+            }
         }
-        for (k, shape) in clutter.enumerated() where faces.count + k != index {
-            if let t = shape.translated(by: -p).nearestHit(along: d), t > near, t < 1 { return true }
+        return Viewpoint(position: position, cones: spheres.map { sphere in
+            let offset = sphere.centre - position, distance = offset.length
+            let sine = distance > 0 ? sphere.radius / distance : 2
+            // A sphere around the viewpoint could block any direction: a cosine below −1.
+            return Viewpoint.Cone(axis: distance > 0 ? offset / distance : SIMD3(0, 0, 1),
+                                  cosine: sine < 1 ? (1 - sine * sine).squareRoot() : -2, nearest: distance - sphere.radius)
+        })
+    }
+
+    /// The surfaces' bounding spheres as cones from a viewpoint: a surface can lie on the
+    /// segment from the viewpoint to `p` only when the direction to `p` is inside its cone and
+    /// `p` is farther than the sphere's near side.
+    struct Viewpoint {
+        struct Cone {
+            let axis: SIMD3<Float>, cosine: Float, nearest: Float
+        }
+        let position: SIMD3<Float>
+        let cones: [Cone]
+    }
+
+    /// `true` when some surface other than `index` crosses the segment from `p` to the
+    /// viewpoint (more than 0.1 mm from `p`, so that faces sharing an edge with `p`'s do not
+    /// shadow it).
+    func blocks(from p: SIMD3<Float>, to viewpoint: Viewpoint, except index: Int) -> Bool {
+        let d = viewpoint.position - p, length = d.length
+        guard length > 0 else { return false }
+        let toPoint = -d / length
+        let near = 1e-4 / length
+        for (k, cone) in viewpoint.cones.enumerated() where k != index {
+            guard dot(toPoint, cone.axis) >= cone.cosine, cone.nearest < length else { continue }
+            let t = k < faces.count ? faces[k].hit(origin: p, direction: d, margin: 0)
+                : clutter[k - faces.count].translated(by: -p).nearestHit(along: d)
+            if let t, t > near, t < 1 { return true }
         }
         return false
     }

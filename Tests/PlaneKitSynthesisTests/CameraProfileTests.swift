@@ -92,6 +92,27 @@ import Testing
         #expect(far > 0.6, "far \(far)")
     }
 
+    /// A wall 2 m away facing the camera, inside every range and angle limit: the only holes
+    /// are the dropouts (and the stereo camera's left band), at the profile's rate.
+    @Test(arguments: ["tof", "realsense"])
+    func dropoutsHappenAtTheirRate(name: String) {
+        let profile = name == "tof" ? SensorProfile.tof : .realsense
+        let frame = ProfileRenderer(profile: profile).render(Scenes.wall(at: 2), pose: .identity, noiseSeed: 8)
+        // The stereo band is f·b/z = 10.75 columns wide at 2 m; skip 12.
+        let first = name == "tof" ? 0 : 12
+        var holes = 0, total = 0
+        for v in 0..<frame.height {
+            for u in first..<frame.width {
+                total += 1
+                if !frame.cloud.points[v * frame.width + u].isFinite { holes += 1 }
+            }
+        }
+        let rate = Double(holes) / Double(total), expected = Double(profile.dropoutRate)
+        // ±5 binomial standard deviations (about ±15% of the rate here).
+        let spread = 5 * (expected * (1 - expected) / Double(total)).squareRoot()
+        #expect(abs(rate - expected) < spread, "\(name): \(rate) against \(expected)")
+    }
+
     @Test func invalidReadingsAreZeroOr65535InDepthImages() {
         let frame = SyntheticFrame(seed: 4, profile: .realsense)
         let holes = frame.cloud.points.indices.filter { !frame.cloud.points[$0].isFinite }

@@ -88,6 +88,24 @@ import Testing
         #expect(lost > 0.002 && lost < 0.15, "lost \(lost)")
     }
 
+    /// The noisy frame's labels against those of the same scanner without noise or dropouts
+    /// (the same shadows and grazing holes), scored like a detection: they differ only where a
+    /// reading dropped out, so every face of 300 pixels or more is recovered.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func labelsScoreAgainstTheNoiselessFrame(seed: UInt64) throws {
+        var noiseless = SensorProfile.scanner
+        noiseless.noise = .none
+        noiseless.dropoutRate = 0
+        let frame = SyntheticFrame(seed: seed, profile: .scanner), reference = SyntheticFrame(seed: seed, profile: noiseless)
+        let differing = frame.labels.indices.filter { frame.labels[$0] != reference.labels[$0] }
+        #expect(differing.allSatisfy { frame.labels[$0] == 0 && !frame.cloud.points[$0].isFinite })
+        #expect(differing.count < 500, "\(differing.count) labels differ")
+        let score = try SegmentationScore(detected: frame.labels, truth: reference.labels, width: 512, height: 512,
+                                          minimumTruePixels: 300)
+        #expect(score.trueLabels.count >= 10)
+        #expect(score.recall == 1 && score.precision == 1, "missed \(score.missedTrueLabels)")
+    }
+
     @Test func pinholeScannerHasIntrinsicsAndTheSameScene() {
         let frame = SyntheticFrame(seed: 1, profile: .scannerPinhole)
         #expect(frame.cloud.intrinsics?.fx == 1250)
