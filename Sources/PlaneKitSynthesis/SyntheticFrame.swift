@@ -76,7 +76,7 @@ public struct SyntheticFrame: Sendable {
     public var width: Int { cloud.width }
     /// Rows.
     public var height: Int { cloud.height }
-    /// The camera intrinsics. A frame on an orthographic grid (``SensorProfile/scanner``) has
+    /// The camera intrinsics. A frame on an orthographic grid (``SimulatedSensor/scanner``) has
     /// none, and gets Kinect-like ones of its size here: read `cloud.intrinsics` to tell.
     public var intrinsics: PinholeIntrinsics { cloud.intrinsics ?? .kinect(width: cloud.width, height: cloud.height) }
 

@@ -32,7 +32,7 @@ public struct SyntheticScene: Sendable, Hashable, Codable {
 
     /// Adds a polygon face through the world points `vertices` (see
     /// ``TruePlane/init(id:kind:vertices:normal:)``) and returns its identifier. Scenes with
-    /// polygon faces are rendered by ``ProfileRenderer``.
+    /// polygon faces are rendered by ``SimulatedSensorRenderer``.
     @discardableResult
     public mutating func addPolygon(kind: SurfaceKind, vertices: [SIMD3<Float>], normal: SIMD3<Float>) -> UInt16 {
         append { TruePlane(id: $0, kind: kind, vertices: vertices, normal: normal) }

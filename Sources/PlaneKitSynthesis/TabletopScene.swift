@@ -1,7 +1,7 @@
 import PlaneKitGeometry
 
 /// Polyhedral objects on a table in front of a wall, generated from a seed: the scene of
-/// range-image segmentation benchmarks, for ``SensorProfile/scanner``.
+/// range-image segmentation benchmarks, for ``SimulatedSensor/scanner``.
 ///
 /// World frame: +Y up, metres. The table top is `y = 0` (0.9 m wide in X, from the wall at
 /// `z = −0.25` to `z = 0.35`), the wall rises 0.5 m behind it, facing +Z. On the table, within

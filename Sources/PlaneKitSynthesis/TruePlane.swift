@@ -29,7 +29,7 @@ public struct TruePlane: Sendable, Hashable, Codable {
     /// (any simple polygon, convex or not, inside ``extent``); `nil` for a rectangle.
     ///
     /// ``SyntheticRenderer`` draws rectangles only; render scenes with polygon faces with
-    /// ``ProfileRenderer``.
+    /// ``SimulatedSensorRenderer``.
     public var polygon: Polygon2D?
 
     /// A rectangle centred on `center` with unit `normal`, its local X along `xAxis` (made

@@ -138,7 +138,7 @@ struct Synth: ParsableCommand {
             try stream.write(to: try StreamOutput.open(streamPath))
             return
         }
-        let frame = profile.map { SyntheticFrame(seed: seed, profile: ideal ? $0.ideal : $0) }
+        let frame = profile.map { SyntheticFrame(seed: seed, sensor: ideal ? $0.ideal : $0) }
             ?? SyntheticFrame(seed: seed, sensor: ideal ? .ideal : .kinect)
         if let pcdPath {
             try PCDWriter.write(frame.cloud, to: pcdPath)
@@ -163,7 +163,7 @@ struct Synth: ParsableCommand {
     }
 
     /// The profile of `--sensor` (with `--grid`), or `nil` for the Kinect.
-    private var profile: SensorProfile? {
+    private var profile: SimulatedSensor? {
         switch sensor {
         case .kinect: return nil
         case .scanner: return grid == .pinhole ? .scannerPinhole : .scanner
@@ -235,7 +235,7 @@ enum SynthGrid: String, ExpressibleByArgument, CaseIterable {
 
 /// The true planes of a generated frame, as `synth --truth` writes them.
 struct TrueFrameReport: Encodable {
-    /// The simulated sensor, for frames of a ``SensorProfile`` (the Kinect's report has none).
+    /// The simulated sensor, for frames of a ``SimulatedSensor`` (the Kinect's report has none).
     struct SensorReport: Encodable {
         let name: String
         /// `pinhole` or `orthographic`.
@@ -260,7 +260,7 @@ struct TrueFrameReport: Encodable {
     let sensor: SensorReport?
     let planes: [TruePlaneReport]
 
-    init(frame: SyntheticFrame, profile: SensorProfile? = nil) {
+    init(frame: SyntheticFrame, profile: SimulatedSensor? = nil) {
         sensor = profile.map { profile in
             var spacing: Float?
             if case let .orthographic(_, _, s) = profile.grid { spacing = s }

@@ -1,9 +1,11 @@
 import PlaneKitGeometry
 
-/// A simulated depth sensor other than the Kinect: its pixel grid, what it can measure and how
-/// its readings are corrupted, every parameter visible so that tests can use the true noise.
+/// A simulated depth sensor other than the Kinect, for `planekit synth --sensor`: its pixel grid,
+/// what it can measure and how its readings are corrupted, every parameter visible so that tests
+/// can use the true noise. (The detector's own `SensorProfile` only says how noisy data is;
+/// this one makes the data.)
 ///
-/// ``ProfileRenderer`` applies a profile per pixel, in this order, to the nearest surface the
+/// ``SimulatedSensorRenderer`` applies it per pixel, in this order, to the nearest surface the
 /// pixel's ray meets at depth `z`:
 /// 1. no reading when `z` is outside ``minimumRange``…``maximumRange``, or when the ray meets
 ///    the surface at more than ``maximumIncidenceDegrees`` from its normal;
@@ -18,7 +20,7 @@ import PlaneKitGeometry
 /// 65535 (`synth --invalid-value`).
 ///
 /// The Kinect keeps its own ``SensorModel`` and the faster ``SyntheticRenderer``.
-public struct SensorProfile: Sendable, Hashable {
+public struct SimulatedSensor: Sendable, Hashable {
     /// The kind of scene the sensor is made for.
     public enum Setting: String, Sendable, Hashable, CaseIterable {
         /// A furnished room (``SyntheticRoom``) seen from head height.
@@ -51,7 +53,7 @@ public struct SensorProfile: Sendable, Hashable {
     /// Matching failures of an active stereo camera.
     public var stereoHoles: StereoHoles?
 
-    /// A profile from its parts.
+    /// A simulated sensor from its parts.
     public init(name: String, grid: SensorGrid, setting: Setting, minimumRange: Float, maximumRange: Float,
                 maximumIncidenceDegrees: Float, noise: DepthNoise, dropoutRate: Float, secondViewpoint: SecondViewpoint? = nil,
                 flyingPixels: FlyingPixels? = nil, stereoHoles: StereoHoles? = nil) {
@@ -76,14 +78,14 @@ public struct SensorProfile: Sendable, Hashable {
     /// pinhole intrinsics) of objects about 1 m away; σ = 0.4 mm at any depth, 0.1% dropouts,
     /// no reading beyond 85° incidence, and shadow holes where the projector, 25 cm to the
     /// camera's left, cannot light the surface.
-    public static let scanner = SensorProfile(
+    public static let scanner = SimulatedSensor(
         name: "scanner", grid: .orthographic(width: 512, height: 512, spacing: scannerSpacing), setting: .tabletop,
         minimumRange: 0.5, maximumRange: 1.6, maximumIncidenceDegrees: 85, noise: DepthNoise(constant: 0.0004),
         dropoutRate: 0.001, secondViewpoint: SecondViewpoint(position: SIMD3(-0.25, 0, 0), maximumIncidenceDegrees: 85))
 
     /// ``scanner`` with a pinhole camera instead (512 × 512, f = 1250 px: the same 0.8 mm pixels
     /// at 1 m, a 23° field of view), for tools that need intrinsics or a depth image.
-    public static let scannerPinhole: SensorProfile = {
+    public static let scannerPinhole: SimulatedSensor = {
         var profile = scanner
         profile.grid = .pinhole(PinholeIntrinsics(fx: 1250, fy: 1250, cx: 255.5, cy: 255.5, width: 512, height: 512)
             ?? .kinect(width: 512, height: 512))
@@ -94,7 +96,7 @@ public struct SensorProfile: Sendable, Hashable {
     /// f = 504 px, 0.5–3.86 m; σ = 1.5 mm + 0.35% of the depth (5 mm at 1 m, 15.5 mm at 4 m),
     /// 0.3% dropouts, no reading beyond 80° incidence, and flying pixels at depth edges of more
     /// than 5 cm (60% of them).
-    public static let tof = SensorProfile(
+    public static let tof = SimulatedSensor(
         name: "tof",
         grid: .pinhole(PinholeIntrinsics(fx: 504, fy: 504, cx: 319.5, cy: 287.5, width: 640, height: 576)
             ?? .kinect(width: 640, height: 576)),
@@ -113,10 +115,10 @@ public struct SensorProfile: Sendable, Hashable {
     /// imager, so the right imager's occlusions and the left band it does not see (`f · b / z`
     /// pixels wide) have no reading; holes in blobs at grazing angles and far away
     /// (``StereoHoles``), 0.2% dropouts, 0.3–10 m.
-    public static let realsense: SensorProfile = {
+    public static let realsense: SimulatedSensor = {
         let k = PinholeIntrinsics(fx: realsenseFocalLength, fy: realsenseFocalLength, cx: 423.5, cy: 239.5, width: 848, height: 480)
             ?? .kinect(width: 848, height: 480)
-        return SensorProfile(
+        return SimulatedSensor(
             name: "realsense", grid: .pinhole(k), setting: .room, minimumRange: 0.3, maximumRange: 10, maximumIncidenceDegrees: 85,
             noise: .stereo(subpixel: realsenseSubpixel, focalLength: realsenseFocalLength, baseline: realsenseBaseline),
             dropoutRate: 0.002,
@@ -124,10 +126,10 @@ public struct SensorProfile: Sendable, Hashable {
             stereoHoles: StereoHoles())
     }()
 
-    /// This profile with every imperfection off: the exact depth of every surface the pixel's
+    /// This sensor with every imperfection off: the exact depth of every surface the pixel's
     /// ray meets, at any range and angle, no holes and no noise (the grid stays).
-    public var ideal: SensorProfile {
-        SensorProfile(name: name, grid: grid, setting: setting, minimumRange: 0, maximumRange: .infinity, maximumIncidenceDegrees: 90,
+    public var ideal: SimulatedSensor {
+        SimulatedSensor(name: name, grid: grid, setting: setting, minimumRange: 0, maximumRange: .infinity, maximumIncidenceDegrees: 90,
                       noise: .none, dropoutRate: 0)
     }
 

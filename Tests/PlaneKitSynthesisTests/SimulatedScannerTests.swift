@@ -4,16 +4,16 @@ import Testing
 
 /// The tabletop scanner profile: an orthographic 512 × 512 range image of polyhedral objects with
 /// constant noise and projector shadows.
-@Suite struct ScannerProfileTests {
+@Suite struct SimulatedScannerTests {
     @Test func rangeImageIsRegularInXYWithoutIntrinsics() {
-        let frame = SyntheticFrame(seed: 1, profile: .scanner)
+        let frame = SyntheticFrame(seed: 1, sensor: .scanner)
         #expect(frame.width == 512 && frame.height == 512)
         #expect(frame.cloud.intrinsics == nil)
         var checked = 0
         for (i, p) in frame.cloud.points.enumerated() where p.isFinite {
             let u = i % 512, v = i / 512
-            #expect(p.x == (Float(u) - 255.5) * SensorProfile.scannerSpacing)
-            #expect(p.y == (Float(v) - 255.5) * SensorProfile.scannerSpacing)
+            #expect(p.x == (Float(u) - 255.5) * SimulatedSensor.scannerSpacing)
+            #expect(p.y == (Float(v) - 255.5) * SimulatedSensor.scannerSpacing)
             checked += 1
             if checked > 2000 { break }
         }
@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func manyFacesManySmall(seed: UInt64) {
-        let frame = SyntheticFrame(seed: seed, profile: .scanner)
+        let frame = SyntheticFrame(seed: seed, sensor: .scanner)
         let sizes = ProfileChecks.faceSizes(frame, minimum: 100)
         #expect(sizes.count >= 10, "seed \(seed): \(sizes.sorted())")
         #expect(sizes.contains { $0 < 3000 }, "seed \(seed): \(sizes.sorted())")
@@ -42,8 +42,8 @@ import Testing
     }
 
     @Test func theIdealScannerIsExact() {
-        let profile = SensorProfile.scanner.ideal
-        let residuals = ProfileChecks.normalisedResiduals(SyntheticFrame(seed: 4, profile: profile), profile: profile)
+        let profile = SimulatedSensor.scanner.ideal
+        let residuals = ProfileChecks.normalisedResiduals(SyntheticFrame(seed: 4, sensor: profile), profile: profile)
         #expect(residuals.count > 100_000)
         // Undivided: metres. Float rounding of a depth near 1 m only.
         #expect(residuals.allSatisfy { abs($0) < 2e-6 })
@@ -56,9 +56,9 @@ import Testing
         scene.addRectangle(kind: .floor, center: .zero, normal: SIMD3(0, 1, 0), xAxis: SIMD3(1, 0, 0), size: SIMD2(1, 1))
         scene.addBox(OrientedBox(transform: Transform(translation: SIMD3(0, 0.05, 0)), size: SIMD3(0.1, 0.1, 0.1)))
         let pose = try #require(PinholeCamera.pose(eye: SIMD3(0, 1, 0), target: .zero, up: SIMD3(0, 0, -1)))
-        var profile = SensorProfile.scanner
+        var profile = SimulatedSensor.scanner
         profile.dropoutRate = 0
-        let frame = ProfileRenderer(profile: profile).render(scene, pose: pose, noiseSeed: 1)
+        let frame = SimulatedSensorRenderer(sensor: profile).render(scene, pose: pose, noiseSeed: 1)
         let row = 256 * 512
         // Floor right of the cube, in the shadow: x from 5.6 to 7.9 cm.
         let shadow = (326...354).filter { !frame.cloud.points[row + $0].isFinite }
@@ -73,14 +73,14 @@ import Testing
     }
 
     @Test func sameSeedSameFrameOtherSeedOtherFrame() {
-        let a = SyntheticFrame(seed: 9, profile: .scanner), b = SyntheticFrame(seed: 9, profile: .scanner)
+        let a = SyntheticFrame(seed: 9, sensor: .scanner), b = SyntheticFrame(seed: 9, sensor: .scanner)
         #expect(ProfileChecks.identical(a, b))
-        #expect(!ProfileChecks.identical(a, SyntheticFrame(seed: 10, profile: .scanner)))
+        #expect(!ProfileChecks.identical(a, SyntheticFrame(seed: 10, sensor: .scanner)))
     }
 
     @Test func fewDropoutsAndHolesMostlyInShadow() {
-        let frame = SyntheticFrame(seed: 2, profile: .scanner)
-        let ideal = SyntheticFrame(seed: 2, profile: SensorProfile.scanner.ideal)
+        let frame = SyntheticFrame(seed: 2, sensor: .scanner)
+        let ideal = SyntheticFrame(seed: 2, sensor: SimulatedSensor.scanner.ideal)
         let seen = ideal.cloud.points.filter(\.isFinite).count
         let read = frame.cloud.points.filter(\.isFinite).count
         let lost = Double(seen - read) / Double(seen)
@@ -93,10 +93,10 @@ import Testing
     /// reading dropped out, so every face of 300 pixels or more is recovered.
     @Test(arguments: [UInt64(1), 2, 3])
     func labelsScoreAgainstTheNoiselessFrame(seed: UInt64) throws {
-        var noiseless = SensorProfile.scanner
+        var noiseless = SimulatedSensor.scanner
         noiseless.noise = .none
         noiseless.dropoutRate = 0
-        let frame = SyntheticFrame(seed: seed, profile: .scanner), reference = SyntheticFrame(seed: seed, profile: noiseless)
+        let frame = SyntheticFrame(seed: seed, sensor: .scanner), reference = SyntheticFrame(seed: seed, sensor: noiseless)
         let differing = frame.labels.indices.filter { frame.labels[$0] != reference.labels[$0] }
         #expect(differing.allSatisfy { frame.labels[$0] == 0 && !frame.cloud.points[$0].isFinite })
         #expect(differing.count < 500, "\(differing.count) labels differ")
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func pinholeScannerHasIntrinsicsAndTheSameScene() {
-        let frame = SyntheticFrame(seed: 1, profile: .scannerPinhole)
+        let frame = SyntheticFrame(seed: 1, sensor: .scannerPinhole)
         #expect(frame.cloud.intrinsics?.fx == 1250)
         #expect(ProfileChecks.faceSizes(frame, minimum: 100).count >= 8)
     }

@@ -1,16 +1,16 @@
 extension SyntheticFrame {
-    /// A single frame of `profile` generated entirely from `seed`: for a ``SensorProfile/Setting/tabletop``
+    /// A single frame of `sensor` generated entirely from `seed`: for a ``SimulatedSensor/Setting/tabletop``
     /// sensor the ``TabletopScene`` of the seed seen from its random scanner pose, for a
-    /// ``SensorProfile/Setting/room`` sensor the ``SyntheticRoom`` of the seed from its random
+    /// ``SimulatedSensor/Setting/room`` sensor the ``SyntheticRoom`` of the seed from its random
     /// camera pose (the room and pose `init(seed:sensor:)` uses); the sensor's noise follows from
     /// the seed too.
     ///
-    /// `SyntheticFrame(seed: 7, profile: .scanner)` is a 512 × 512 scanner range image with its
+    /// `SyntheticFrame(seed: 7, sensor: .scanner)` is a 512 × 512 scanner range image with its
     /// label image (`labels`) and true planes (`planes`, `cameraNormals`).
-    public init(seed: UInt64, profile: SensorProfile) {
-        let renderer = ProfileRenderer(profile: profile)
+    public init(seed: UInt64, sensor: SimulatedSensor) {
+        let renderer = SimulatedSensorRenderer(sensor: sensor)
         let noiseSeed = SeededRandom.derivedSeed(seed, stream: 3)
-        switch profile.setting {
+        switch sensor.setting {
         case .tabletop:
             let table = TabletopScene(seed: seed)
             self = renderer.render(table.scene, pose: table.randomCameraPose(seed: seed), noiseSeed: noiseSeed)

@@ -4,7 +4,7 @@ import Testing
 
 /// The time-of-flight and active stereo profiles: noise against their models, their holes and
 /// flying pixels, and their invalid markers.
-@Suite struct CameraProfileTests {
+@Suite struct SimulatedCameraTests {
     @Test(arguments: ["tof", "realsense"])
     func noiseMatchesTheModel(name: String) {
         let figures = ProfileChecks.noiseFigures(name == "tof" ? .tof : .realsense, seeds: 1...3)
@@ -17,14 +17,14 @@ import Testing
     }
 
     @Test func tofSigmaGrowsWithDistanceAsDatasheetsSay() {
-        let noise = SensorProfile.tof.noise
+        let noise = SimulatedSensor.tof.noise
         #expect(abs(noise.sigma(atDepth: 1) - 0.005) < 1e-6)
         #expect(abs(noise.sigma(atDepth: 4) - 0.0155) < 1e-6)
-        #expect(SensorProfile.tof.grid.width == 640 && SensorProfile.tof.grid.height == 576)
+        #expect(SimulatedSensor.tof.grid.width == 640 && SimulatedSensor.tof.grid.height == 576)
     }
 
     @Test func realsenseSigmaIsTheStereoFormula() {
-        let sigma = SensorProfile.realsense.depthSigma(atDepth: 2)
+        let sigma = SimulatedSensor.realsense.depthSigma(atDepth: 2)
         #expect(abs(sigma - 4 * 0.08 / (430 * 0.05)) < 1e-7)
     }
 
@@ -32,9 +32,9 @@ import Testing
     /// depths of the two sides of an edge; only at edges, and about 60% of edge pixels.
     @Test func tofFliesPixelsAtDepthEdges() throws {
         let scene = Scenes.boxBeforeWall()
-        let renderer = ProfileRenderer(profile: .tof)
+        let renderer = SimulatedSensorRenderer(sensor: .tof)
         let frame = renderer.render(scene, pose: .identity, noiseSeed: 5)
-        let ideal = ProfileRenderer(profile: SensorProfile.tof.ideal).render(scene, pose: .identity, noiseSeed: 5)
+        let ideal = SimulatedSensorRenderer(sensor: SimulatedSensor.tof.ideal).render(scene, pose: .identity, noiseSeed: 5)
         var flying = 0
         for i in frame.labels.indices where frame.labels[i] == 0 && ideal.labels[i] != 0 && frame.cloud.points[i].isFinite {
             flying += 1
@@ -48,9 +48,9 @@ import Testing
     /// A wall 1 m away facing the camera: the right imager (+5 cm) does not see the leftmost
     /// f·b/z = 21.5 columns, so they have no reading; the rest is all read but for dropouts.
     @Test func realsenseHasTheLeftInvalidBand() {
-        var profile = SensorProfile.realsense
+        var profile = SimulatedSensor.realsense
         profile.dropoutRate = 0
-        let frame = ProfileRenderer(profile: profile).render(Scenes.wall(at: 1), pose: .identity, noiseSeed: 2)
+        let frame = SimulatedSensorRenderer(sensor: profile).render(Scenes.wall(at: 1), pose: .identity, noiseSeed: 2)
         for v in stride(from: 0, to: 480, by: 40) {
             let row = v * 848
             #expect((0...20).allSatisfy { !frame.cloud.points[row + $0].isFinite }, "row \(v)")
@@ -63,9 +63,9 @@ import Testing
     @Test func realsenseLosesWhatTheRightImagerCannotSee() {
         var scene = Scenes.wall(at: 2)
         scene.addRectangle(kind: .other, center: SIMD3(0, 0, 1), normal: SIMD3(0, 0, -1), xAxis: SIMD3(1, 0, 0), size: SIMD2(0.2, 0.2))
-        var profile = SensorProfile.realsense
+        var profile = SimulatedSensor.realsense
         profile.dropoutRate = 0
-        let frame = ProfileRenderer(profile: profile).render(scene, pose: .identity, noiseSeed: 2)
+        let frame = SimulatedSensorRenderer(sensor: profile).render(scene, pose: .identity, noiseSeed: 2)
         let row = 240 * 848
         #expect((371...379).allSatisfy { !frame.cloud.points[row + $0].isFinite })
         // Right of the panel the wall is seen by both imagers.
@@ -80,7 +80,7 @@ import Testing
         var scene = SyntheticScene()
         scene.addRectangle(kind: .floor, center: SIMD3(0, 0, -6), normal: SIMD3(0, 1, 0), xAxis: SIMD3(1, 0, 0), size: SIMD2(20, 12))
         let pose = try #require(PinholeCamera.pose(eye: SIMD3(0, 1.4, 0), target: SIMD3(0, 0, -2.5)))
-        let frame = ProfileRenderer(profile: .realsense).render(scene, pose: pose, noiseSeed: 3)
+        let frame = SimulatedSensorRenderer(sensor: .realsense).render(scene, pose: pose, noiseSeed: 3)
         func holeFraction(_ rows: ClosedRange<Int>) -> Double {
             var holes = 0, total = 0
             for v in rows { for u in 100..<800 { total += 1; if !frame.cloud.points[v * 848 + u].isFinite { holes += 1 } } }
@@ -96,8 +96,8 @@ import Testing
     /// are the dropouts (and the stereo camera's left band), at the profile's rate.
     @Test(arguments: ["tof", "realsense"])
     func dropoutsHappenAtTheirRate(name: String) {
-        let profile = name == "tof" ? SensorProfile.tof : .realsense
-        let frame = ProfileRenderer(profile: profile).render(Scenes.wall(at: 2), pose: .identity, noiseSeed: 8)
+        let profile = name == "tof" ? SimulatedSensor.tof : .realsense
+        let frame = SimulatedSensorRenderer(sensor: profile).render(Scenes.wall(at: 2), pose: .identity, noiseSeed: 8)
         // The stereo band is f·b/z = 10.75 columns wide at 2 m; skip 12.
         let first = name == "tof" ? 0 : 12
         var holes = 0, total = 0
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func invalidReadingsAreZeroOr65535InDepthImages() {
-        let frame = SyntheticFrame(seed: 4, profile: .realsense)
+        let frame = SyntheticFrame(seed: 4, sensor: .realsense)
         let holes = frame.cloud.points.indices.filter { !frame.cloud.points[$0].isFinite }
         #expect(!holes.isEmpty)
         let zero = frame.depthMillimetres(), marked = frame.depthMillimetres(invalidValue: 65535)
@@ -125,9 +125,9 @@ import Testing
 
     @Test(arguments: ["tof", "realsense"])
     func sameSeedSameFrame(name: String) {
-        let profile = name == "tof" ? SensorProfile.tof : .realsense
-        let a = SyntheticFrame(seed: 12, profile: profile), b = SyntheticFrame(seed: 12, profile: profile)
+        let profile = name == "tof" ? SimulatedSensor.tof : .realsense
+        let a = SyntheticFrame(seed: 12, sensor: profile), b = SyntheticFrame(seed: 12, sensor: profile)
         #expect(ProfileChecks.identical(a, b))
-        #expect(!ProfileChecks.identical(a, SyntheticFrame(seed: 13, profile: profile)))
+        #expect(!ProfileChecks.identical(a, SyntheticFrame(seed: 13, sensor: profile)))
     }
 }

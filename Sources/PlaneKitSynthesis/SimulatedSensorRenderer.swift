@@ -1,17 +1,17 @@
 import PlaneKitGeometry
 import PlaneKitInput
 
-/// Renders frames of a ``SyntheticScene`` through a ``SensorProfile``: one ray per pixel of the
-/// profile's grid (pinhole or orthographic), the nearest surface, then the profile's sensor
-/// effects in the documented order. Unlike ``SyntheticRenderer`` it handles polygon faces and
-/// triangulation from a second viewpoint, at a few tens of milliseconds a frame instead of a few.
-public struct ProfileRenderer: Sendable, Hashable {
-    /// The sensor profile.
-    public var profile: SensorProfile
+/// Renders frames of a ``SyntheticScene`` through a ``SimulatedSensor``: one ray per pixel of its
+/// grid (pinhole or orthographic), the nearest surface, then the sensor's effects in the
+/// documented order. Unlike ``SyntheticRenderer`` it handles polygon faces and
+/// triangulation from a second viewpoint, at 0.1–0.3 s a frame instead of a few milliseconds.
+public struct SimulatedSensorRenderer: Sendable, Hashable {
+    /// The simulated sensor.
+    public var sensor: SimulatedSensor
 
-    /// A renderer for `profile`.
-    public init(profile: SensorProfile) {
-        self.profile = profile
+    /// A renderer for `sensor`.
+    public init(sensor: SimulatedSensor) {
+        self.sensor = sensor
     }
 
     /// Renders `scene` from a camera at `pose` (world-from-camera). `noiseSeed` fixes every
@@ -19,7 +19,7 @@ public struct ProfileRenderer: Sendable, Hashable {
     /// camera frame with NaN holes; its `intrinsics` are the grid's (`nil` for an orthographic
     /// grid) and its `sensorPose` is `pose`.
     public func render(_ scene: SyntheticScene, pose: Transform, noiseSeed: UInt64, timestamp: Double = 0) -> SyntheticFrame {
-        let grid = profile.grid, width = grid.width, height = grid.height, count = width * height
+        let grid = sensor.grid, width = grid.width, height = grid.height, count = width * height
         let caster = SceneRayCaster(scene: scene, cameraFromWorld: pose.inverse, grid: grid)
         let (depth, surface) = caster.cast()
         let ids = scene.planes.map(\.id)
@@ -32,13 +32,13 @@ public struct ProfileRenderer: Sendable, Hashable {
         var flyRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 3))
         var fieldRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 4))
         let ziggurat = ZigguratTables.shared
-        let cosCamera = ProfileRenderer.cosine(profile.maximumIncidenceDegrees)
-        let second = profile.secondViewpoint.map {
-            (viewpoint: $0, scene: caster.seen(from: $0.position), cosine: ProfileRenderer.cosine($0.maximumIncidenceDegrees))
+        let cosCamera = SimulatedSensorRenderer.cosine(sensor.maximumIncidenceDegrees)
+        let second = sensor.secondViewpoint.map {
+            (viewpoint: $0, scene: caster.seen(from: $0.position), cosine: SimulatedSensorRenderer.cosine($0.maximumIncidenceDegrees))
         }
-        let holes = profile.stereoHoles.map { (threshold: $0.threshold, field: HoleField(width: width, height: height, cell: $0.blobSize,
+        let holes = sensor.stereoHoles.map { (threshold: $0.threshold, field: HoleField(width: width, height: height, cell: $0.blobSize,
                                                                                           random: &fieldRandom)) }
-        let noise = profile.noise, dropout = Double(profile.dropoutRate)
+        let noise = sensor.noise, dropout = Double(sensor.dropoutRate)
 
         for v in 0..<height {
             for u in 0..<width {
@@ -46,7 +46,7 @@ public struct ProfileRenderer: Sendable, Hashable {
                 let s = Int(surface[i])
                 guard s >= 0 else { continue }
                 let z = depth[i]
-                guard z >= profile.minimumRange, z <= profile.maximumRange else { continue }
+                guard z >= sensor.minimumRange, z <= sensor.maximumRange else { continue }
                 let ray = grid.ray(u: u, v: v)
                 let p = ray.origin + z * ray.direction
                 let n = caster.normal(ofSurface: s, at: p)
@@ -65,8 +65,8 @@ public struct ProfileRenderer: Sendable, Hashable {
                 labels[i] = s < ids.count ? ids[s] : 0
             }
         }
-        if let flying = profile.flyingPixels {
-            ProfileRenderer.addFlyingPixels(flying, depth: depth, readings: &readings, labels: &labels, width: width,
+        if let flying = sensor.flyingPixels {
+            SimulatedSensorRenderer.addFlyingPixels(flying, depth: depth, readings: &readings, labels: &labels, width: width,
                                             random: &flyRandom)
         }
 

@@ -6,7 +6,7 @@ enum ProfileChecks {
     /// For every pixel with a reading and a plane label: the depth error of the reading against
     /// the depth where the pixel's ray meets its labelled true plane, divided by the profile's
     /// σ at that depth (or undivided when the profile has no noise).
-    static func normalisedResiduals(_ frame: SyntheticFrame, profile: SensorProfile) -> [Double] {
+    static func normalisedResiduals(_ frame: SyntheticFrame, profile: SimulatedSensor) -> [Double] {
         var residuals: [Double] = []
         for v in 0..<frame.height {
             for u in 0..<frame.width {
@@ -25,11 +25,11 @@ enum ProfileChecks {
     /// The normalised residuals of `profile`'s frames of `seeds` (see
     /// ``normalisedResiduals(_:profile:)``): how many, their mean and deviation, the fraction
     /// within 4 (σ) and the largest magnitude.
-    static func noiseFigures(_ profile: SensorProfile, seeds: ClosedRange<UInt64>)
+    static func noiseFigures(_ profile: SimulatedSensor, seeds: ClosedRange<UInt64>)
         -> (count: Int, mean: Double, deviation: Double, within4: Double, largest: Double) {
         var residuals: [Double] = []
         for seed in seeds {
-            residuals += normalisedResiduals(SyntheticFrame(seed: seed, profile: profile), profile: profile)
+            residuals += normalisedResiduals(SyntheticFrame(seed: seed, sensor: profile), profile: profile)
         }
         let (mean, deviation) = Scenes.meanAndDeviation(residuals)
         let within4 = Double(residuals.filter { abs($0) <= 4 }.count) / Double(residuals.count)
