@@ -3,8 +3,8 @@ import PlaneKitGeometry
 /// A static scene to render: planar rectangles (the ground truth) and curved clutter.
 ///
 /// Build one by hand with ``addRectangle(kind:center:normal:xAxis:size:)``,
-/// ``addBox(_:topKind:sideKind:)`` and ``addClutter(_:)``, or get a furnished room from
-/// ``SyntheticRoom``. Identifiers are handed out in order, 1, 2, 3…, so `planes[id − 1].id == id`.
+/// ``addPolygon(kind:vertices:normal:)``, ``addBox(_:topKind:sideKind:)`` and ``addClutter(_:)``,
+/// or get a furnished room from ``SyntheticRoom`` or objects on a table from ``TabletopScene``. Identifiers are handed out in order, 1, 2, 3…, so `planes[id − 1].id == id`.
 public struct SyntheticScene: Sendable, Hashable, Codable {
     /// The planar faces, `planes[id − 1]` having identifier `id`.
     public private(set) var planes: [TruePlane] = []

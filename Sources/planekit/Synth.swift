@@ -13,20 +13,24 @@ struct Synth: ParsableCommand {
             dropouts (--ideal turns the sensor model off). The same seed always gives the same \
             frame on every machine.
 
-            --sensor picks another simulated sensor, each with its own ground truth:
-              kinect     the default above.
-              scanner    a tabletop structured-light range scanner (ABW/Perceptron-style range \
-                         images): 512×512 on a grid regular in x/y (0.8 mm spacing, so no \
-                         intrinsics and no depth PNG; --grid pinhole gives a 23° pinhole camera \
-                         instead) of 4–7 polyhedral objects (boxes, wedges, steps, pyramids, \
-                         frustums, 5–30 cm) on a table before a wall, ~1 m away; σ = 0.4 mm, \
-                         shadow holes where the projector 25 cm to the left cannot see.
-              tof        a time-of-flight camera like the Azure Kinect NFOV unbinned mode: \
-                         640×576, f = 504 px, 0.5–3.86 m, σ = 1.5 mm + 0.35%·z, flying pixels \
-                         (label 0) at depth edges.
-              realsense  an active stereo camera like the RealSense D435: 848×480, f = 430 px, \
-                         baseline 50 mm, σ = z²·0.08/(f·b), no depth in the left band the right \
-                         imager cannot see, in its occlusions, or in blobs at grazing angles.
+            --sensor picks another simulated sensor, each frame with its true planes and label \
+            image (kinect, the default, is the camera above):
+
+            scanner: a tabletop structured-light range scanner, as in the ABW and Perceptron \
+            range-image benchmarks. 512×512 on a grid regular in x/y (0.8 mm spacing), so the \
+            frame has no intrinsics and goes to --output only; --grid pinhole makes it a 23° \
+            pinhole camera with a depth PNG. It sees 5–8 polyhedral objects (boxes, wedges, \
+            stepped blocks, pyramids, frustums, 5–30 cm) on a table before a wall from ~1 m: \
+            15–25 faces, several under 3000 pixels. σ = 0.4 mm; no depth where the projector, \
+            25 cm to the left, cannot see (shadows beside the objects).
+
+            tof: a time-of-flight camera like the Azure Kinect's narrow unbinned mode. 640×576, \
+            f = 504 px, 0.5–3.86 m, σ = 1.5 mm + 0.35%·z, flying pixels (label 0) at depth edges.
+
+            realsense: an active stereo camera like the RealSense D435. 848×480, f = 430 px, \
+            baseline 50 mm, σ = z²·0.08/(f·b); no depth in the left band the right imager cannot \
+            see, in its occlusions, or in blobs at grazing angles and far away.
+
             Pixels without depth are NaN in the PCD and --invalid-value (0 or 65535) in the \
             depth PNG. The label image gives each pixel's true face (0 = none).
 
