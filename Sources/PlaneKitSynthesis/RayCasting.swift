@@ -44,6 +44,51 @@ enum CameraClutter {
         }
     }
 
+    /// The corners of a box around the shape (camera coordinates).
+    var boundingCorners: [SIMD3<Float>] {
+        switch self {
+        case let .sphere(center, radius):
+            return OrientedBox(transform: Transform(translation: center), size: SIMD3(repeating: 2 * radius)).corners
+        case let .cylinder(base, axis, radius, height):
+            let frame = Transform(origin: base + axis * (height / 2), yAxis: axis, xHint: SIMD3(1, 0, 0))
+            return OrientedBox(transform: frame, size: SIMD3(2 * radius, height, 2 * radius)).corners
+        }
+    }
+
+    /// The shape moved by `offset`: a ray from `o` meets `shape` where a ray from the origin
+    /// meets `shape.translated(by: −o)`.
+    func translated(by offset: SIMD3<Float>) -> CameraClutter {
+        switch self {
+        case let .sphere(center, radius): return .sphere(center: center + offset, radius: radius)
+        case let .cylinder(base, axis, radius, height): return .cylinder(base: base + offset, axis: axis, radius: radius, height: height)
+        }
+    }
+
+    /// The parameter `t` of the first intersection of the ray `t·d` (from the origin) with the
+    /// shape's outside, or `nil` when it misses. It may be negative (behind the origin).
+    @inline(__always)
+    func nearestHit(along d: SIMD3<Float>) -> Float? {
+        switch self {
+        case let .sphere(center, radius):
+            // |t·d − c|² = r²: a t² − 2 b t + c = 0.
+            let qa = dot(d, d), qb = dot(d, center), qc = dot(center, center) - radius * radius
+            let discriminant = qb * qb - qa * qc
+            guard discriminant >= 0 else { return nil }
+            return (qb - discriminant.squareRoot()) / qa
+        case let .cylinder(base, axis, radius, height):
+            // Components perpendicular to the axis: |t·D + Q|² = r².
+            let dp = d - dot(d, axis) * axis
+            let q = -base + dot(base, axis) * axis
+            let qa = dot(dp, dp), qb = dot(dp, q), qc = dot(q, q) - radius * radius
+            let discriminant = qb * qb - qa * qc
+            guard discriminant >= 0, qa > 0 else { return nil }
+            let root = (-qb - discriminant.squareRoot()) / qa
+            let along = dot(root * d - base, axis)
+            guard along >= 0, along <= height else { return nil }
+            return root
+        }
+    }
+
     /// The outward unit normal at surface point `p` (camera coordinates).
     func normal(at p: SIMD3<Float>) -> SIMD3<Float> {
         switch self {
@@ -101,6 +146,12 @@ struct RayCastBuffers {
     /// The pixel rectangle `(u0, u1, v0, v1)` (inclusive) that can see the convex hull of
     /// `points`, or `nil` when it lies wholly behind the camera or off the image.
     func pixelBounds(of points: [SIMD3<Float>]) -> (Int, Int, Int, Int)? {
+        RayCastBuffers.pixelBounds(of: points, intrinsics: intrinsics)
+    }
+
+    /// ``pixelBounds(of:)`` for any pinhole camera.
+    static func pixelBounds(of points: [SIMD3<Float>], intrinsics: PinholeIntrinsics) -> (Int, Int, Int, Int)? {
+        let width = intrinsics.width, height = intrinsics.height
         var lower = SIMD2<Float>(repeating: .infinity), upper = SIMD2<Float>(repeating: -.infinity)
         func add(_ p: SIMD3<Float>) {
             let q = SIMD2(intrinsics.fx * p.x / p.z + intrinsics.cx, intrinsics.fy * p.y / p.z + intrinsics.cy)
@@ -200,15 +251,7 @@ struct RayCastBuffers {
     /// Ray-casts one sphere or cylinder into the buffers (the nearest intersection only: the
     /// camera is never inside clutter).
     mutating func draw(_ shape: CameraClutter, index: Int32) {
-        let corners: [SIMD3<Float>]
-        switch shape {
-        case let .sphere(center, radius):
-            corners = OrientedBox(transform: Transform(translation: center), size: SIMD3(repeating: 2 * radius)).corners
-        case let .cylinder(base, axis, radius, height):
-            let frame = Transform(origin: base + axis * (height / 2), yAxis: axis, xHint: SIMD3(1, 0, 0))
-            corners = OrientedBox(transform: frame, size: SIMD3(2 * radius, height, 2 * radius)).corners
-        }
-        guard let (u0, u1, v0, v1) = pixelBounds(of: corners) else { return }
+        guard let (u0, u1, v0, v1) = pixelBounds(of: shape.boundingCorners) else { return }
         let width = self.width, incidence = self.incidence
         xs.withUnsafeBufferPointer { xs in
         ys.withUnsafeBufferPointer { ys in
@@ -217,26 +260,7 @@ struct RayCastBuffers {
             for v in v0...v1 {
                 for u in u0...u1 {
                     let d = SIMD3(xs[u], ys[v], 1)
-                    let t: Float
-                    switch shape {
-                    case let .sphere(center, radius):
-                        // |t·d − c|² = r²: a t² − 2 b t + c = 0.
-                        let qa = dot(d, d), qb = dot(d, center), qc = dot(center, center) - radius * radius
-                        let discriminant = qb * qb - qa * qc
-                        guard discriminant >= 0 else { continue }
-                        t = (qb - discriminant.squareRoot()) / qa
-                    case let .cylinder(base, axis, radius, height):
-                        // Components perpendicular to the axis: |t·D + Q|² = r².
-                        let dp = d - dot(d, axis) * axis
-                        let q = -base + dot(base, axis) * axis
-                        let qa = dot(dp, dp), qb = dot(dp, q), qc = dot(q, q) - radius * radius
-                        let discriminant = qb * qb - qa * qc
-                        guard discriminant >= 0, qa > 0 else { continue }
-                        let root = (-qb - discriminant.squareRoot()) / qa
-                        let along = dot(root * d - base, axis)
-                        guard along >= 0, along <= height else { continue }
-                        t = root
-                    }
+                    guard let t = shape.nearestHit(along: d) else { continue }
                     let i = v * width + u
                     guard t > 0, t < depth[i] else { continue }
                     depth[i] = t

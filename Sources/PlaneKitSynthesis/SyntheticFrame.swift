@@ -6,7 +6,8 @@ import PlaneKitInput
 public struct FramePlane: Sendable, Hashable, Codable {
     /// The face in world coordinates (identifier, kind, plane, rectangle).
     public var truePlane: TruePlane
-    /// The plane in the camera frame; its normal faces the camera whenever the face is visible.
+    /// The plane in the camera frame; its normal faces the camera whenever the face is visible
+    /// (on an orthographic grid, which has no camera centre: it points against +Z).
     public var cameraPlane: Plane
     /// Camera-from-face transform: the face's frame (origin at its centre, +Y along its normal,
     /// its rectangle ``TruePlane/extent`` in local X/Z) in camera coordinates.
@@ -39,7 +40,8 @@ public struct FramePlane: Sendable, Hashable, Codable {
 /// One rendered depth frame with its ground truth.
 public struct SyntheticFrame: Sendable {
     /// The organized cloud in the CAMERA frame (+X right, +Y down, +Z forward), NaN where the
-    /// sensor has no reading; `intrinsics` is set and `sensorPose` is ``pose``.
+    /// sensor has no reading; `intrinsics` is set (but on an orthographic grid) and `sensorPose`
+    /// is ``pose``.
     public var cloud: PointCloud
     /// The ground-truth label of every pixel, row-major: a true plane's identifier, or 0 for
     /// no reading or a non-planar surface.
@@ -74,7 +76,8 @@ public struct SyntheticFrame: Sendable {
     public var width: Int { cloud.width }
     /// Rows.
     public var height: Int { cloud.height }
-    /// The camera intrinsics.
+    /// The camera intrinsics. A frame on an orthographic grid (``SimulatedSensor/scanner``) has
+    /// none, and gets Kinect-like ones of its size here: read `cloud.intrinsics` to tell.
     public var intrinsics: PinholeIntrinsics { cloud.intrinsics ?? .kinect(width: cloud.width, height: cloud.height) }
 
     /// The true plane with identifier `id`, or `nil`.

@@ -2,7 +2,8 @@ import PlaneKitGeometry
 import PlaneKitInput
 
 /// Renders depth frames of a ``SyntheticScene`` by casting one ray per pixel through a pinhole
-/// camera and keeping the nearest hit, then applies a ``SensorModel``.
+/// camera and keeping the nearest hit, then applies a ``SensorModel``. It draws rectangular
+/// faces only (scenes with polygon faces, and ``SimulatedSensor``s, need ``SimulatedSensorRenderer``).
 ///
 /// Each surface is tested only inside its projected bounding rectangle (a z-buffer in object
 /// order), a rectangle only in the columns of each row that can see it (``RectangleRowSpans``),
@@ -77,6 +78,8 @@ public struct SyntheticRenderer: Sendable, Hashable {
     /// (``GeometricGaps``).
     private func render<Sink: SensorReadingSink>(_ scene: SyntheticScene, pose: Transform, noiseSeed: UInt64,
                                                  into sink: inout Sink, workspace: inout RenderWorkspace) {
+        precondition(!scene.planes.contains { $0.polygon != nil },
+                     "SyntheticRenderer draws rectangles only; render scenes with polygon faces with SimulatedSensorRenderer")
         let width = intrinsics.width, height = intrinsics.height
         var hits = workspace.takeBuffers(for: intrinsics)
         defer { workspace.buffers = hits }

@@ -3,8 +3,8 @@ import PlaneKitGeometry
 /// A static scene to render: planar rectangles (the ground truth) and curved clutter.
 ///
 /// Build one by hand with ``addRectangle(kind:center:normal:xAxis:size:)``,
-/// ``addBox(_:topKind:sideKind:)`` and ``addClutter(_:)``, or get a furnished room from
-/// ``SyntheticRoom``. Identifiers are handed out in order, 1, 2, 3…, so `planes[id − 1].id == id`.
+/// ``addPolygon(kind:vertices:normal:)``, ``addBox(_:topKind:sideKind:)`` and ``addClutter(_:)``,
+/// or get a furnished room from ``SyntheticRoom`` or objects on a table from ``TabletopScene``. Identifiers are handed out in order, 1, 2, 3…, so `planes[id − 1].id == id`.
 public struct SyntheticScene: Sendable, Hashable, Codable {
     /// The planar faces, `planes[id − 1]` having identifier `id`.
     public private(set) var planes: [TruePlane] = []
@@ -27,9 +27,22 @@ public struct SyntheticScene: Sendable, Hashable, Codable {
     @discardableResult
     public mutating func addRectangle(kind: SurfaceKind, center: SIMD3<Float>, normal: SIMD3<Float>,
                                       xAxis: SIMD3<Float>, size: SIMD2<Float>) -> UInt16 {
+        append { TruePlane(id: $0, kind: kind, center: center, normal: normal, xAxis: xAxis, size: size) }
+    }
+
+    /// Adds a polygon face through the world points `vertices` (see
+    /// ``TruePlane/init(id:kind:vertices:normal:)``) and returns its identifier. Scenes with
+    /// polygon faces are rendered by ``SimulatedSensorRenderer``.
+    @discardableResult
+    public mutating func addPolygon(kind: SurfaceKind, vertices: [SIMD3<Float>], normal: SIMD3<Float>) -> UInt16 {
+        append { TruePlane(id: $0, kind: kind, vertices: vertices, normal: normal) }
+    }
+
+    /// Appends the face `make` builds for the next identifier, and returns that identifier.
+    private mutating func append(_ make: (UInt16) -> TruePlane) -> UInt16 {
         precondition(planes.count < Int(UInt16.max), "a synthetic scene holds at most 65535 planes")
         let id = UInt16(planes.count + 1)
-        planes.append(TruePlane(id: id, kind: kind, center: center, normal: normal, xAxis: xAxis, size: size))
+        planes.append(make(id))
         return id
     }
 

@@ -13,6 +13,27 @@ struct Synth: ParsableCommand {
             dropouts (--ideal turns the sensor model off). The same seed always gives the same \
             frame on every machine.
 
+            --sensor picks another simulated sensor, each frame with its true planes and label \
+            image (kinect, the default, is the camera above):
+
+            scanner: a tabletop structured-light range scanner, as in the ABW and Perceptron \
+            range-image benchmarks. 512×512 on a grid regular in x/y (0.8 mm spacing), so the \
+            frame has no intrinsics and goes to --output only; --grid pinhole makes it a 23° \
+            pinhole camera with a depth PNG. It sees 5–8 polyhedral objects (boxes, wedges, \
+            stepped blocks, pyramids, frustums, 5–30 cm) on a table before a wall from ~1 m: \
+            15–25 faces, several under 3000 pixels. σ = 0.4 mm; no depth where the projector, \
+            25 cm to the left, cannot see (shadows beside the objects).
+
+            tof: a time-of-flight camera like the Azure Kinect's narrow unbinned mode. 640×576, \
+            f = 504 px, 0.5–3.86 m, σ = 1.5 mm + 0.35%·z, flying pixels (label 0) at depth edges.
+
+            realsense: an active stereo camera like the RealSense D435. 848×480, f = 430 px, \
+            baseline 50 mm, σ = z²·0.08/(f·b); no depth in the left band the right imager cannot \
+            see, in its occlusions, or in blobs at grazing angles and far away.
+
+            Pixels without depth are NaN in the PCD and --invalid-value (0 or 65535) in the \
+            depth PNG. The label image gives each pixel's true face (0 = none).
+
             Writes any of: the organized cloud as PCD (camera frame, the pose in VIEWPOINT), a \
             16-bit depth PNG in millimetres with a NAME.json intrinsics sidecar beside it, the \
             true label image as 16-bit PGM, and the true planes as JSON. With no output option \
@@ -30,12 +51,23 @@ struct Synth: ParsableCommand {
             Examples:
               planekit synth --seed 7 --output room.pcd --labels room-truth.pgm
               planekit synth --seed 7 --depth room.png && planekit analyze room.png
+              planekit synth --sensor scanner --seed 3 --output scan.pcd --labels scan.pgm --truth scan.json
+              planekit synth --sensor realsense --invalid-value 65535 --depth d435.png
               planekit synth --frames 120 --taps 3 | planekit stream
               planekit synth --frames 300 --depth-dir walk && ls walk/*.png | planekit encode | planekit stream
             """)
 
     @Option(help: "Seed of the room, camera pose and noise.")
     var seed: UInt64 = 1
+
+    @Option(help: "The simulated sensor: kinect, scanner, tof or realsense (see above).")
+    var sensor: SynthSensor = .kinect
+
+    @Option(help: "With --sensor scanner: orthographic (a range image regular in x/y, the default) or pinhole.")
+    var grid: SynthGrid?
+
+    @Option(name: .customLong("invalid-value"), help: "The depth PNG's sample for pixels without depth: 0 or 65535.")
+    var invalidValue: UInt16 = 0
 
     @Flag(help: "Render perfect depth: no noise, quantisation or dropouts.")
     var ideal = false
@@ -71,6 +103,15 @@ struct Synth: ParsableCommand {
     var depthDirectory: String?
 
     mutating func validate() throws {
+        guard invalidValue == 0 || invalidValue == 65535 else {
+            throw ValidationError("--invalid-value must be 0 or 65535, got \(invalidValue)")
+        }
+        if grid != nil && sensor != .scanner {
+            throw ValidationError("--grid is for --sensor scanner; the other sensors are pinhole cameras")
+        }
+        if depthPath != nil, profile?.grid.intrinsics == nil, sensor != .kinect {
+            throw ValidationError("the scanner's orthographic grid has no intrinsics for a depth PNG; write --output OUT.pcd, or add --grid pinhole")
+        }
         guard let frames else {
             if taps != 0 || streamPath != nil || depthDirectory != nil {
                 throw ValidationError("--taps, --stream-output and --depth-dir need --frames")
@@ -79,6 +120,9 @@ struct Synth: ParsableCommand {
         }
         if depthDirectory != nil && (taps != 0 || streamPath != nil) {
             throw ValidationError("--depth-dir writes depth images, not a stream; --taps and --stream-output are for streams")
+        }
+        guard sensor == .kinect else {
+            throw ValidationError("--frames simulates the Kinect only; leave out --sensor \(sensor.rawValue)")
         }
         guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") }
         guard taps >= 0 else { throw ValidationError("--taps must not be negative, got \(taps)") }
@@ -98,7 +142,8 @@ struct Synth: ParsableCommand {
             try stream.write(to: try StreamOutput.open(streamPath))
             return
         }
-        let frame = SyntheticFrame(seed: seed, sensor: ideal ? .ideal : .kinect)
+        let frame = profile.map { SyntheticFrame(seed: seed, sensor: ideal ? $0.ideal : $0) }
+            ?? SyntheticFrame(seed: seed, sensor: ideal ? .ideal : .kinect)
         if let pcdPath {
             try PCDWriter.write(frame.cloud, to: pcdPath)
         }
@@ -109,11 +154,11 @@ struct Synth: ParsableCommand {
             try PGMWriter.write(try GrayImage(width: frame.width, height: frame.height, bitDepth: 16, samples: frame.labels), to: labelsPath)
         }
         if let truthPath {
-            try Data(try JSONOutput.string(TrueFrameReport(frame: frame)).utf8).write(to: URL(fileURLWithPath: truthPath))
+            try Data(try JSONOutput.string(TrueFrameReport(frame: frame, profile: profile)).utf8).write(to: URL(fileURLWithPath: truthPath))
         }
         if pcdPath == nil, depthPath == nil, labelsPath == nil, truthPath == nil {
             let visible = frame.visiblePlanes(minimumPixels: 1)
-            print("seed \(seed): \(frame.width)×\(frame.height), \(visible.count) visible true planes")
+            print("seed \(seed) \(sensor.rawValue): \(frame.width)×\(frame.height), \(visible.count) visible true planes")
             for plane in visible {
                 print(String(format: "%4d  %-9@ %7d px  normal %@  offset %.3f m", Int(plane.id), plane.kind.rawValue,
                              plane.pixelCount, PlaneTable.vector(plane.cameraPlane.normal, digits: 3), plane.cameraPlane.offset))
@@ -121,13 +166,20 @@ struct Synth: ParsableCommand {
         }
     }
 
-    /// Depth in millimetres (0 = no depth) and a JSON sidecar with the intrinsics, the layout
-    /// `analyze` and `encode` read back.
+    /// The profile of `--sensor` (with `--grid`), or `nil` for the Kinect.
+    private var profile: SimulatedSensor? {
+        switch sensor {
+        case .kinect: return nil
+        case .scanner: return grid == .pinhole ? .scannerPinhole : .scanner
+        case .tof: return .tof
+        case .realsense: return .realsense
+        }
+    }
+
+    /// Depth in millimetres (--invalid-value where there is no depth) and a JSON sidecar with the
+    /// intrinsics, the layout `analyze` and `encode` read back.
     private func writeDepthPNG(_ frame: SyntheticFrame, to path: String) throws {
-        let millimetres = ContiguousArray(frame.cloud.points.map { p -> UInt16 in
-            p.isFinite && p.z > 0 ? UInt16(clamping: Int((p.z * 1000).rounded())) : 0
-        })
-        try Synth.writeDepthPNG(millimetres: millimetres, intrinsics: frame.intrinsics, pose: frame.pose,
+        try Synth.writeDepthPNG(millimetres: frame.depthMillimetres(invalidValue: invalidValue), intrinsics: frame.intrinsics, pose: frame.pose,
                                 timestamp: frame.timestamp, to: path)
     }
 
@@ -175,8 +227,30 @@ struct Synth: ParsableCommand {
     }
 }
 
+/// The sensors `synth --sensor` simulates.
+enum SynthSensor: String, ExpressibleByArgument, CaseIterable {
+    case kinect, scanner, tof, realsense
+}
+
+/// The scanner's pixel grids (`synth --grid`).
+enum SynthGrid: String, ExpressibleByArgument, CaseIterable {
+    case orthographic, pinhole
+}
+
 /// The true planes of a generated frame, as `synth --truth` writes them.
 struct TrueFrameReport: Encodable {
+    /// The simulated sensor, for frames of a ``SimulatedSensor`` (the Kinect's report has none).
+    struct SensorReport: Encodable {
+        let name: String
+        /// `pinhole` or `orthographic`.
+        let grid: String
+        /// The orthographic grid's pixel spacing (m).
+        let spacing: Float?
+        /// The pinhole intrinsics.
+        let intrinsics: PinholeIntrinsics?
+        /// σ(z) = constant + linear·z + quadratic·z² (m).
+        let noise: DepthNoise
+    }
     struct TruePlaneReport: Encodable {
         let id: Int
         let kind: String
@@ -187,9 +261,16 @@ struct TrueFrameReport: Encodable {
     let width: Int
     let height: Int
     let pose: Transform
+    let sensor: SensorReport?
     let planes: [TruePlaneReport]
 
-    init(frame: SyntheticFrame) {
+    init(frame: SyntheticFrame, profile: SimulatedSensor? = nil) {
+        sensor = profile.map { profile in
+            var spacing: Float?
+            if case let .orthographic(_, _, s) = profile.grid { spacing = s }
+            return SensorReport(name: profile.name, grid: spacing == nil ? "pinhole" : "orthographic", spacing: spacing,
+                                intrinsics: profile.grid.intrinsics, noise: profile.noise)
+        }
         width = frame.width
         height = frame.height
         pose = frame.pose
