@@ -1,0 +1,16 @@
+// libFuzzer target: TIFF depth images, decoded and then turned into metres and points as
+// `analyze` does with them.
+import PlaneKitGeometry
+@testable import PlaneKitInput
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let raw = try? TIFFDecoder.decode(bytes, source: "fuzz.tiff") else { return 0 }
+    let depth = DepthImage(raw, scale: 0.001, maxDepth: 8)
+    if let intrinsics = PinholeIntrinsics(fx: 525, fy: 525, cx: Float(raw.width) / 2, cy: Float(raw.height) / 2,
+                                          width: raw.width, height: raw.height) {
+        _ = depth.pointCloud(intrinsics: intrinsics)
+    }
+    return 0
+}
