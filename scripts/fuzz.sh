@@ -5,6 +5,8 @@
 #   scripts/fuzz.sh list                       (the targets)
 #
 # Targets (Fuzz/Targets/<target>.swift): pcd ply xyz pgm png tiff sidecar-json sidecar-xml stream.
+# The input targets call Tests/PlaneKitInputTests/FuzzDecoding.swift, compiled into both the
+# fuzz binaries and the tests, so the tests replay findings through the same calls.
 # Each runs for SECONDS, one after another on one core, from the committed seeds
 # (Fuzz/corpus/<target>/, written by Fuzz/make-seeds.py), plus the start of matching files in
 # ../shared/data when that folder is there. The growing corpus lives in .build/fuzz/corpus/.
@@ -52,7 +54,7 @@ max_len() {
 # The longest one input may take (s). The targets are built with ASan and libFuzzer's
 # comparison tracing, which make the stream's detection and tracking about 10 times slower
 # than a release build: its 10 s here is about 1 s of `planekit stream`, where
-# Fuzz/regressions/stream/far-wall-53m-slow-occupancy.bin takes 0.3 s (3 s instrumented).
+# Fuzz/regressions/stream/far-wall-53m-slow-occupancy.bin takes 0.15 s (3 s instrumented).
 # The parsers keep the 2 s limit.
 timeout_for() {
     case $1 in
@@ -116,10 +118,11 @@ for t in "${targets[@]}"; do
                 "$release"/PCLBridge.build/*.o "$release"/CLinuxIO.build/*.o "${pcl_libs[@]}" -lstdc++)
     fi
     sources=("Fuzz/Targets/$t.swift")
-    # The png target repairs chunk CRCs with the test suite's helper, so replays match.
-    [[ $t == png ]] && sources+=(Tests/PlaneKitTestSupport/PNGChecksumRepair.swift)
+    # The input targets share their decoding with the tests that replay their findings.
+    [[ $t != stream ]] && sources+=(Tests/PlaneKitInputTests/FuzzDecoding.swift)
     binary=$release/fuzzers/fuzz-$t
-    if [[ ! -x $binary || ${sources[-1]} -nt $binary || Fuzz/Targets/$t.swift -nt $binary || -n $(find "$release/PlaneKitInput.build" -name '*.o' -newer "$binary") ]] \
+    newer=$(find "${sources[@]}" -newer "$binary" 2>/dev/null || true)
+    if [[ ! -x $binary || -n $newer || -n $(find "$release/PlaneKitInput.build" -name '*.o' -newer "$binary") ]] \
         || [[ $t == stream && -n $(find "$release/PlaneKitStream.build" -name '*.o' -newer "$binary") ]]; then
         nice -n 10 swiftc -O -parse-as-library -sanitize=fuzzer,address -use-ld=lld -module-name "fuzz_${t//-/_}" \
             "${sources[@]}" "${flags[@]}" -o "$binary"

@@ -1,11 +1,8 @@
-// libFuzzer target: PCD files (ascii, binary and binary_compressed; the DATA line picks).
-@testable import PlaneKitInput
-
+// libFuzzer target "pcd": its bytes through FuzzDecoding (Tests/PlaneKitInputTests/FuzzDecoding.swift).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // A refusal is the expected answer to most inputs; only a crash, a leak, a hang or
     // runaway memory is a finding.
-    _ = try? PCDReader.decode(bytes, source: "fuzz.pcd")
+    _ = try? FuzzDecoding.decode(Array(UnsafeBufferPointer(start: data, count: size)), target: "pcd")
     return 0
 }

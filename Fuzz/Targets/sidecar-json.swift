@@ -1,11 +1,8 @@
-// libFuzzer target: JSON camera sidecars (intrinsics, depth scale, pose, timestamp).
-@testable import PlaneKitInput
-
+// libFuzzer target "sidecar-json": its bytes through FuzzDecoding (Tests/PlaneKitInputTests/FuzzDecoding.swift).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let sidecar = try? CameraSidecar.parseJSON(bytes, path: "fuzz.json") {
-        _ = try? sidecar.intrinsics(width: 640, height: 480)
-    }
+    // A refusal is the expected answer to most inputs; only a crash, a leak, a hang or
+    // runaway memory is a finding.
+    _ = try? FuzzDecoding.decode(Array(UnsafeBufferPointer(start: data, count: size)), target: "sidecar-json")
     return 0
 }

@@ -1,12 +1,8 @@
-// libFuzzer target: XML camera sidecars (MiniXML and the <depth> section), read as
-// CameraSidecar.read reads them: bytes decoded as UTF-8, invalid sequences replaced.
-@testable import PlaneKitInput
-
+// libFuzzer target "sidecar-xml": its bytes through FuzzDecoding (Tests/PlaneKitInputTests/FuzzDecoding.swift).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    if let sidecar = try? CameraSidecar.parseXML(text, path: "fuzz.xml") {
-        _ = try? sidecar.intrinsics(width: 640, height: 480)
-    }
+    // A refusal is the expected answer to most inputs; only a crash, a leak, a hang or
+    // runaway memory is a finding.
+    _ = try? FuzzDecoding.decode(Array(UnsafeBufferPointer(start: data, count: size)), target: "sidecar-xml")
     return 0
 }

@@ -1,9 +1,8 @@
-// libFuzzer target: `x y z` text point lists.
-@testable import PlaneKitInput
-
+// libFuzzer target "xyz": its bytes through FuzzDecoding (Tests/PlaneKitInputTests/FuzzDecoding.swift).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    _ = try? XYZReader.decode(bytes, source: "fuzz.xyz")
+    // A refusal is the expected answer to most inputs; only a crash, a leak, a hang or
+    // runaway memory is a finding.
+    _ = try? FuzzDecoding.decode(Array(UnsafeBufferPointer(start: data, count: size)), target: "xyz")
     return 0
 }

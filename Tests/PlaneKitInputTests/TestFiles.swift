@@ -35,7 +35,14 @@ enum TestFiles {
     }
 
     /// CRC-32 (ISO-HDLC, PNG's), bit by bit.
-    static func crc32(_ data: [UInt8]) -> UInt32 { PNGChecksumRepair.crc32(data[...]) }
+    static func crc32(_ data: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 
     static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 
