@@ -228,7 +228,9 @@ public enum PLYReader {
             }
             points.append(p)
             if let (r, g, b) = colorIndices {
-                func byte(_ v: Double) -> UInt8 { UInt8(clamping: Int(v.isFinite ? v : 0)) }
+                // An ascii `uchar` can be written as any number (1e300 included): clamp it as a
+                // Double first, since converting a Double beyond Int's range traps.
+                func byte(_ v: Double) -> UInt8 { v.isFinite ? UInt8(min(max(v, 0), 255)) : 0 }
                 colors.append(SIMD3(byte(values[r]), byte(values[g]), byte(values[b])))
             }
         }
