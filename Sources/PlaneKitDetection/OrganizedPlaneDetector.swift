@@ -155,9 +155,7 @@ public struct OrganizedPlaneDetector: Sendable {
         if cloud.intrinsics == nil, let shift = ViewShift(cloud) {
             // A grid that is not a camera's image (a registered scan, say) may lie partly behind
             // its origin; the detector counts only points in front of it (z > 0) as measured.
-            var shifted = try shift.apply(to: cloud)
-            shifted.intrinsics = nil
-            var result = try detect(in: shifted, measured: estimate)
+            var result = try detect(in: try shift.apply(to: cloud), measured: estimate)
             shift.undo(on: &result)
             return result
         }

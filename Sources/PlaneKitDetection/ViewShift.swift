@@ -14,16 +14,14 @@ struct ViewShift {
 
     /// The shift for `cloud`, or `nil` when no finite point has z ≤ 0 other than exact zeros.
     init?(_ cloud: PointCloud) {
-        var lowest = Float.infinity, behind = false
+        var lowest = Float.infinity, highest = -Float.infinity
         for p in cloud.points where (p.x * 0 + p.y * 0 + p.z * 0) == 0 && p != .zero {
             lowest = min(lowest, p.z)
-            if p.z <= 0 { behind = true }
+            highest = max(highest, p.z)
         }
-        guard behind else { return nil }
+        guard lowest <= 0 else { return nil }
         // Ahead by the grid's own depth range at least, so the near side does not look like
         // a camera's close range.
-        var highest = -Float.infinity
-        for p in cloud.points where (p.x * 0 + p.y * 0 + p.z * 0) == 0 && p != .zero { highest = max(highest, p.z) }
         dz = -lowest + max(highest - lowest, 1)
     }
 
