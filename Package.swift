@@ -6,7 +6,9 @@
 //   geometry → input → detection → (hit testing → tracking/placement) → CLI
 // PCL is reached through one C++ bridge target with a C interface (PCLBridge); it finds PCL
 // through pkg-config system-library targets, with no unsafe flags, so other packages can depend
-// on this one.
+// on this one. The bridge is its own shared library (the PlaneKitPCLBridge product), opened at
+// run time by PCLBridgeInterface the first time an unorganized cloud needs PCL: PCL's ~60
+// shared libraries would otherwise cost every start of the CLI over 100 ms.
 import PackageDescription
 
 let package = Package(
@@ -15,6 +17,8 @@ let package = Package(
         .library(name: "PlaneKitGeometry", targets: ["PlaneKitGeometry"]),
         .library(name: "PlaneKit", targets: ["PlaneKit"]),
         .executable(name: "planekit", targets: ["planekit"]),
+        // Built beside the executable by `swift build`; loaded only when PCL is needed.
+        .library(name: "PlaneKitPCLBridge", type: .dynamic, targets: ["PCLBridge"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,12 +37,14 @@ let package = Package(
         .target(name: "PlaneKitGeometry"),
         // Linux calls Swift's Glibc module does not declare (pipe sizes, mallopt).
         .target(name: "CLinuxIO"),
+        // The bridge's C types and its run-time loader (dlopen), without PCL.
+        .target(name: "PCLBridgeInterface"),
         .target(
-            name: "PCLBridge", dependencies: ["CPCLSegmentation"],
+            name: "PCLBridge", dependencies: ["PCLBridgeInterface", "CPCLSegmentation"],
             cxxSettings: [.define("NDEBUG")]),
         .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "CZlib"]),
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
-        .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridge"]),
+        .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridgeInterface"]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
         .target(
             name: "PlaneKitTracking",
@@ -56,7 +62,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "planekit",
-            dependencies: ["PlaneKit", "PCLBridge", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["PlaneKit", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),

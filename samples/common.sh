@@ -6,7 +6,7 @@ if [[ -z "${PLANEKIT:-}" ]]; then
     PLANEKIT="$repo/.build/release/planekit"
     if [[ ! -x "$PLANEKIT" ]]; then
         echo "building planekit (release) once…" >&2
-        (cd "$repo" && swift build -c release --product planekit >&2)
+        (cd "$repo" && swift build -c release >&2)
     fi
 fi
 out="${OUT:-${TMPDIR:-/tmp}/planekit-samples}"

@@ -14,7 +14,7 @@ elif python3 -m venv "$venv" && "$venv/bin/pip" install --quiet open3d-cpu numpy
 else
     echo "bench-raycast: could not install open3d-cpu into $venv; reporting PlaneKit alone" >&2
 fi
-swift build -c release --product planekit
+swift build -c release
 if [ -n "$python" ]; then
     .build/release/planekit bench raycast --python "$python" "$@"
 else

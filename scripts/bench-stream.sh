@@ -27,7 +27,7 @@ cd "$ROOT"
 if [ -n "${PLANEKIT:-}" ]; then
     BIN="$PLANEKIT"
 else
-    swift build -c release --product planekit >&2
+    swift build -c release >&2
     BIN="$ROOT/.build/release/planekit"
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-stream.XXXXXX")

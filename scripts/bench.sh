@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product planekit >&2
+swift build -c release >&2
 exec .build/release/planekit bench detection --data ../shared/data "$@"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product planekit >&2
+swift build -c release >&2
 if [ "$#" -eq 0 ]; then
     set -- samples/room-depth.png
 fi

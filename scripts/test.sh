@@ -10,4 +10,5 @@ swift test -c release -Xswiftc -enable-testing "$@"
 # A whole-suite run also runs the samples/ pipelines with the binary that build made.
 if [[ $# -eq 0 ]]; then
     scripts/check-samples.sh
+    scripts/check-cli.sh
 fi

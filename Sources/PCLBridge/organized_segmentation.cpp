@@ -19,7 +19,7 @@
 // Labels: refinement relabels pixels in PCL's label image but only appends to its inlier
 // lists, so a pixel can be listed twice; the labels written here come from the label image, and
 // the inlier counts are counted from them.
-#include "pk_segmentation.h"
+#include "bridge_functions.hpp"
 
 #include "plane_support.hpp"
 #include "status.hpp"

@@ -23,7 +23,7 @@
 //    the subsample to the pool) has fewer than the minimum points, or at the maximum number of
 //    planes, or after five candidates in a row fail to hold up as one surface.
 // 5. Planes are sorted largest first and the labels renumbered to match.
-#include "pk_segmentation.h"
+#include "bridge_functions.hpp"
 
 #include "plane_support.hpp"
 #include "status.hpp"

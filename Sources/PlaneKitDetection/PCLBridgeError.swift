@@ -1,7 +1,8 @@
-import PCLBridge
+import PCLBridgeInterface
 
-/// A failure reported by the PCL bridge: bad arguments it refused, memory it could not get, or
-/// an exception PCL threw, caught in the bridge and turned into this error.
+/// A failure reported by the PCL bridge: a bridge library that could not be loaded, bad
+/// arguments it refused, memory it could not get, or an exception PCL threw, caught in the
+/// bridge and turned into this error.
 public struct PCLBridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was being done ("unorganized plane segmentation", …).
     public var operation: String

@@ -1,4 +1,4 @@
-import PCLBridge
+import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
 
@@ -44,7 +44,8 @@ public struct PCLOrganizedSegmentation: Sendable {
             throw PCLBridgeError(operation: operation, problem: "\(cloud.width)×\(cloud.height) is too large")
         }
         var params = pk_organized_plane_params()
-        pk_organized_plane_params_default(&params)
+        let bridge = try PCLPlaneLabelling.bridge(operation)
+        bridge.organized_plane_params_default(&params)
         params.max_depth_change_factor = maxDepthChangeFactor
         params.normal_smoothing_size = normalSmoothingSize
         params.min_inliers = try UnorganizedPlaneDetector.int32(minimumInliers, "minimum inliers", operation)
@@ -55,10 +56,10 @@ public struct PCLOrganizedSegmentation: Sendable {
 
         var list = pk_plane_list()
         var status = pk_status()
-        defer { pk_plane_list_free(&list) }
+        defer { bridge.plane_list_free(&list) }
         var succeeded: Int32 = 0
         let labels = PCLPlaneLabelling.withBridgeBuffers(cloud) { points, stride, labels in
-            succeeded = pk_segment_organized_planes(points, width, height, stride, &params, labels, &list, &status)
+            succeeded = bridge.segment_organized_planes(points, width, height, stride, &params, labels, &list, &status)
         }
         guard succeeded == 1 else { throw PCLBridgeError(operation: operation, status: status) }
         return PCLPlaneLabelling.result(cloud: cloud, labels: labels, fits: PCLPlaneLabelling.fits(of: list),

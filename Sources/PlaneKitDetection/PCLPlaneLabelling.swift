@@ -1,4 +1,4 @@
-import PCLBridge
+import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
 
@@ -6,6 +6,14 @@ import PlaneKitInput
 /// ``PlaneDetectionResult`` whose planes are described by a ``PlaneDescriber``, so PCL-backed
 /// detectors report planes exactly as PlaneKit's own detector does.
 enum PCLPlaneLabelling {
+    /// The bridge's functions, loading PCL on first use, or an error for `operation` saying why
+    /// they are not available and how to make them so.
+    static func bridge(_ operation: String) throws(PCLBridgeError) -> pk_bridge_functions {
+        var status = pk_status()
+        guard let table = pk_bridge_load(&status) else { throw PCLBridgeError(operation: operation, status: status) }
+        return table.pointee
+    }
+
     /// Calls `body` with the cloud's coordinates as strided floats (x, y, z, padding), the
     /// stride in floats, and a label buffer of one entry per point; returns the labels.
     static func withBridgeBuffers(

@@ -1,4 +1,4 @@
-import PCLBridge
+import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
 
@@ -47,7 +47,8 @@ public struct UnorganizedPlaneDetector: Sendable {
     public func detect(in cloud: PointCloud) throws(PCLBridgeError) -> PlaneDetectionResult {
         let operation = "unorganized plane detection"
         var params = pk_unorganized_plane_params()
-        pk_unorganized_plane_params_default(&params)
+        let bridge = try PCLPlaneLabelling.bridge(operation)
+        bridge.unorganized_plane_params_default(&params)
         params.distance_threshold = distanceThreshold
         params.angular_threshold = angularThreshold
         params.min_plane_points = try Self.int32(minimumPlanePoints, "minimum plane points", operation)
@@ -64,10 +65,10 @@ public struct UnorganizedPlaneDetector: Sendable {
 
         var list = pk_plane_list()
         var status = pk_status()
-        defer { pk_plane_list_free(&list) }
+        defer { bridge.plane_list_free(&list) }
         var succeeded: Int32 = 0
         let labels = PCLPlaneLabelling.withBridgeBuffers(cloud) { points, stride, labels in
-            succeeded = pk_segment_unorganized_planes(points, Int64(cloud.count), stride, &params, labels, &list, &status)
+            succeeded = bridge.segment_unorganized_planes(points, Int64(cloud.count), stride, &params, labels, &list, &status)
         }
         guard succeeded == 1 else { throw PCLBridgeError(operation: operation, status: status) }
         return PCLPlaneLabelling.result(cloud: cloud, labels: labels, fits: PCLPlaneLabelling.fits(of: list),

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlaneKitGeometry
 
 /// A depth camera's intrinsics and depth scale stored beside a depth image.
@@ -56,8 +59,8 @@ public struct CameraSidecar: Sendable, Equatable {
     /// one exists but cannot be read.
     public static func find(besideImage imagePath: String) throws(InputError) -> CameraSidecar? {
         for candidate in candidates(forImage: imagePath) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            var status = stat()
+            guard stat(candidate, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
             return try read(path: candidate)
         }
         return nil
@@ -82,7 +85,7 @@ public struct CameraSidecar: Sendable, Equatable {
         }
         func number(_ name: String) throws(InputError) -> Float? {
             guard let element = depth.child(name) else { return nil }
-            let trimmed = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = String(element.text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
             guard let value = Float(trimmed), value.isFinite else {
                 throw InputError(source: path, problem: "<depth><\(name)> '\(trimmed.prefix(40))' is not a finite number")
             }

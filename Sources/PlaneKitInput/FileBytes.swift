@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -100,7 +100,7 @@ enum FileBytes {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw InputError(source: path, problem: "cannot write: \(error.localizedDescription)")
+            throw InputError(source: path, problem: "cannot write: \(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PlaneKitGeometry
 
 /// The one entry point for reading a point cloud from a file of any supported format.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// What `analyze` found in one file, in the shape `--json` prints.

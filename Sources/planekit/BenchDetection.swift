@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit bench detection`: PlaneKit's organized detector against PCL on the same frames,
@@ -162,17 +162,17 @@ struct BenchSummary: Encodable {
     var table: String {
         let widths = [46, -12, -7, -12, -7, -9]
         func line(_ cells: [String]) -> String { PlaneTable.row(Array(zip(cells, widths))) }
-        func format(_ value: Double?, _ pattern: String) -> String { value.map { String(format: pattern, $0) } ?? "–" }
+        func format(_ value: Double?, _ pattern: String) -> String { value.map { CFormat.string(pattern, $0) } ?? "–" }
         var lines = [line(["frame (640×480)", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up"])]
         for r in rows {
-            lines.append(line([r.frame, String(format: "%.2f", r.planekitMilliseconds), String(r.planekitPlanes),
+            lines.append(line([r.frame, CFormat.string("%.2f", r.planekitMilliseconds), String(r.planekitPlanes),
                                format(r.pclMilliseconds, "%.1f"), r.pclPlanes.map(String.init) ?? "–",
                                format(r.speedup, "%.0f×")]))
         }
-        lines.append(line(["median over frames", String(format: "%.2f", medianPlaneKitMilliseconds), "",
+        lines.append(line(["median over frames", CFormat.string("%.2f", medianPlaneKitMilliseconds), "",
                            format(medianPCLMilliseconds, "%.1f"), "",
                            format(medianPCLMilliseconds.map { $0 / medianPlaneKitMilliseconds }, "%.0f×")]))
-        lines.append(line(["slowest frame", String(format: "%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
+        lines.append(line(["slowest frame", CFormat.string("%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
         lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, "
             + (BuildConfiguration.isDebug ? "DEBUG build: not meaningful" : "release build"))
         return lines.joined(separator: "\n")

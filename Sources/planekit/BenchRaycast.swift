@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit bench raycast`: PlaneKit's `existingPlaneGeometry` ray kernel against Open3D's
@@ -197,19 +197,10 @@ struct BenchRaycast: ParsableCommand {
         try write(triangles, "triangles.u32")
         try write(rayNumbers, "rays.f32")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, folder.path, String(runs)]
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"] { environment[name] = "1" }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("\(script) exited with status \(process.terminationStatus)") }
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let singleThreaded = Dictionary(uniqueKeysWithValues: ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"].map { ($0, "1") })
+        let outcome = try ChildProcess.run(python, [script, folder.path, String(runs)], overrides: singleThreaded)
+        guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
+        let line = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         let theirs = try JSONDecoder().decode(Open3DFigures.self, from: Data(line.utf8))
         let tHit = try Data(contentsOf: folder.appendingPathComponent("open3d_t_hit.f32"))
         guard tHit.count == 4 * ours.count else { throw ValidationError("Open3D wrote \(tHit.count / 4) distances for \(ours.count) rays") }
@@ -264,13 +255,13 @@ struct RaycastBenchReport: Encodable {
     var table: String {
         var lines = [
             "room \(roomSeed): \(planes) detected planes (one per surface, from \(frames) frames; \(polygonVertices) polygon vertices, largest \(largestPolygon))",
-            "\(rays) rays from those \(frames) cameras (one after another) through random pixels, \(String(format: "%.1f", 100 * hitShare))% hit",
-            String(format: "PlaneKit existingPlaneGeometry  %8.2f M rays/s  (1 thread, median of %d)", planekitRaysPerSecond / 1e6, runs),
+            "\(rays) rays from those \(frames) cameras (one after another) through random pixels, \(CFormat.string("%.1f", 100 * hitShare))% hit",
+            CFormat.string("PlaneKit existingPlaneGeometry  %8.2f M rays/s  (1 thread, median of %d)", planekitRaysPerSecond / 1e6, runs),
         ]
         if let theirs = open3dRaysPerSecond {
-            lines.append(String(format: "Open3D %@ cast_rays  %8.2f M rays/s  (%@, %d triangles)", open3dVersion ?? "?", theirs / 1e6,
-                                open3dThreads == 1 ? "nthreads=1" : "thread env vars = 1", triangles ?? 0))
-            lines.append(String(format: "speed-up %.1f×, agreement on hit/miss and distance (1 mm) %.4f%%",
+            lines.append("Open3D \(open3dVersion ?? "?") cast_rays  " + CFormat.string("%8.2f M rays/s", theirs / 1e6)
+                         + "  (\(open3dThreads == 1 ? "nthreads=1" : "thread env vars = 1"), \(triangles ?? 0) triangles)")
+            lines.append(CFormat.string("speed-up %.1f×, agreement on hit/miss and distance (1 mm) %.4f%%",
                                 planekitRaysPerSecond / theirs, 100 * (agreement ?? 0)))
         } else {
             lines.append("Open3D: not compared")

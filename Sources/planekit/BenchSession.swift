@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit bench session`: what a tracking session adds to detection, per VGA frame, with a
@@ -150,11 +150,11 @@ struct BenchSessionResult: Encodable {
 
     var table: String {
         [
-            String(format: "world: %d plane anchors (%d after timing), %d objects; %.1f planes detected per frame",
+            CFormat.string("world: %d plane anchors (%d after timing), %d objects; %.1f planes detected per frame",
                    planesAtStart, planesAtEnd, objects, meanDetectedPlanes),
-            String(format: "detection alone      %8.2f ms (median of %d frames × %d passes)", detectionMilliseconds, frames, passes),
-            String(format: "session update       %8.2f ms (detection included)", sessionMilliseconds),
-            String(format: "ratio                %8.2f× (budget 1.5×)", ratio),
+            CFormat.string("detection alone      %8.2f ms (median of %d frames × %d passes)", detectionMilliseconds, frames, passes),
+            CFormat.string("session update       %8.2f ms (detection included)", sessionMilliseconds),
+            CFormat.string("ratio                %8.2f× (budget 1.5×)", ratio),
             "one thread, release build\(BuildConfiguration.isDebug ? " NOT (debug build)" : "")",
         ].joined(separator: "\n")
     }

@@ -1,9 +1,20 @@
-import Foundation
+import PlaneKit
 
 /// One-line messages on stderr, so stdout stays clean for tables, JSON and streams.
 enum Diagnostics {
     /// Prints `planekit: message` on stderr.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("planekit: \(message)\n".utf8))
+        StandardError.write("planekit: \(message)\n")
+    }
+}
+
+/// Unbuffered writes to stderr (file descriptor 2), in the order they are made.
+enum StandardError {
+    /// Writes `text`. A stderr that cannot be written leaves nowhere to say so, so a failure is
+    /// dropped.
+    static func write(_ text: String) {
+        var sink = FileDescriptorSink(descriptor: 2, name: "stderr", pipeSize: nil)
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { try? sink.write(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,5 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
@@ -52,7 +55,7 @@ struct Encode: ParsableCommand {
     /// The `--pose` transform, nil when not given.
     func parsedPose() throws -> Transform? {
         guard let pose else { return nil }
-        let numbers = pose.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = CFormat.floats(commaSeparated: pose).compactMap { $0 }
         guard numbers.count == 16, let transform = Transform(columnMajor: numbers) else {
             throw ValidationError("--pose needs 16 comma-separated numbers of a rigid transform, column-major; got '\(pose)'")
         }
@@ -91,7 +94,7 @@ struct Encode: ParsableCommand {
     static func pathsFromStandardInput() -> [String] {
         var paths: [String] = []
         while let line = readLine() {
-            let path = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let path = CFormat.trimmed(line)
             if !path.isEmpty { paths.append(path) }
         }
         return paths
@@ -145,7 +148,7 @@ enum StreamOutput {
     /// A sink for `path`, or stdout when nil or "-".
     static func open(_ path: String?) throws -> FileDescriptorSink {
         guard let path, path != "-" else { return FileDescriptorSink() }
-        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             // One line naming the file, like every other unwritable output (no usage text: the
             // arguments were fine).

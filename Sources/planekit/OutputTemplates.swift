@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Output paths for several inputs: `{name}` in a path is replaced by the input's base name;
 /// without it, and with more than one input, `-name` goes before the extension so that no input
@@ -22,7 +22,7 @@ struct OutputTemplates {
 
     private func path(_ template: String, name: String) -> String {
         if template.contains("{name}") {
-            return template.replacingOccurrences(of: "{name}", with: name)
+            return template.split(separator: "{name}", omittingEmptySubsequences: false).joined(separator: name)
         }
         guard inputCount > 1 else { return template }
         // Split at the last dot of the last path component, keeping a relative path relative.

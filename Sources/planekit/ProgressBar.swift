@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// A one-line progress bar on stderr for long batches, drawn only when stderr is a terminal
 /// (so logs and pipes stay clean) and redrawn at most ten times a second.
@@ -30,14 +33,14 @@ struct ProgressBar {
         } else {
             text = "\r\(label) \(done)"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
         drawn = true
     }
 
     /// Clears the bar so later messages start on a clean line.
     mutating func finish() {
         guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
         drawn = false
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
@@ -73,12 +73,12 @@ struct Raycast: ParsableCommand {
         }
         guard !pixel.isEmpty || !origin.isEmpty else { throw ValidationError("give at least one --pixel or --origin/--direction") }
         let pixels = try pixel.map { text -> SIMD2<Float> in
-            let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = CFormat.floats(commaSeparated: text).compactMap { $0 }
             guard parts.count == 2, parts[0].isFinite, parts[1].isFinite else { throw ValidationError("--pixel needs u,v, got '\(text)'") }
             return SIMD2(parts[0], parts[1])
         }
         let origins = try origin.map { text -> SIMD3<Float> in
-            let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = CFormat.floats(commaSeparated: text).compactMap { $0 }
             guard parts.count == 3, SIMD3(parts[0], parts[1], parts[2]).isFinite else {
                 throw ValidationError("--origin needs x,y,z, got '\(text)'")
             }
@@ -121,7 +121,7 @@ struct Raycast: ParsableCommand {
     /// The targets named on the command line.
     static func targets(_ names: [String]) throws -> HitTestTargets {
         var targets: HitTestTargets = []
-        for name in names.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+        for name in names.flatMap({ $0.split(separator: ",") }).map({ CFormat.trimmed($0).lowercased() }) {
             switch name {
             case "geometry": targets.insert(.existingPlaneGeometry)
             case "extent": targets.insert(.existingPlaneUsingExtent)
@@ -175,13 +175,13 @@ struct RaycastReport: Encodable {
     var table: String {
         var lines = ["\(file): \(planes) plane\(planes == 1 ? "" : "s") (up \(PlaneTable.vector(up, digits: 2)))"]
         for q in queries {
-            let from = q.pixel.map { String(format: "pixel (%.1f, %.1f)", $0.x, $0.y) }
+            let from = q.pixel.map { CFormat.string("pixel (%.1f, %.1f)", $0.x, $0.y) }
                 ?? "ray \(PlaneTable.vector(q.origin, digits: 3)) → \(PlaneTable.vector(q.direction, digits: 3))"
             lines.append("\(from): \(q.results.isEmpty ? "no hits" : "\(q.results.count) hit\(q.results.count == 1 ? "" : "s")")")
             for r in q.results {
-                lines.append(String(format: "  %8.3fm  %-24@ %-10@ %-9@ at %@  normal %@", r.distance, r.target.rawValue,
-                                    r.alignment?.rawValue ?? "-", r.plane?.description ?? "-",
-                                    PlaneTable.vector(r.position, digits: 3), PlaneTable.vector(r.normal, digits: 3)))
+                lines.append(CFormat.string("  %8.3fm  ", r.distance) + CFormat.padded(r.target.rawValue, to: 24) + " "
+                             + CFormat.padded(r.alignment?.rawValue ?? "-", to: 10) + " " + CFormat.padded(r.plane?.description ?? "-", to: 9)
+                             + " at \(PlaneTable.vector(r.position, digits: 3))  normal \(PlaneTable.vector(r.normal, digits: 3))")
             }
         }
         return lines.joined(separator: "\n")

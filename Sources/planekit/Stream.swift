@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is

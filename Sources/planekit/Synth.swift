@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
@@ -160,8 +160,9 @@ struct Synth: ParsableCommand {
             let visible = frame.visiblePlanes(minimumPixels: 1)
             print("seed \(seed) \(sensor.rawValue): \(frame.width)×\(frame.height), \(visible.count) visible true planes")
             for plane in visible {
-                print(String(format: "%4d  %-9@ %7d px  normal %@  offset %.3f m", Int(plane.id), plane.kind.rawValue,
-                             plane.pixelCount, PlaneTable.vector(plane.cameraPlane.normal, digits: 3), plane.cameraPlane.offset))
+                print(CFormat.string("%4d  ", Int(plane.id)) + CFormat.padded(plane.kind.rawValue, to: 9)
+                      + CFormat.string(" %7d px  normal ", plane.pixelCount) + PlaneTable.vector(plane.cameraPlane.normal, digits: 3)
+                      + CFormat.string("  offset %.3f m", plane.cameraPlane.offset))
             }
         }
     }
@@ -222,7 +223,7 @@ struct Synth: ParsableCommand {
         try PNGWriter.write(try GrayImage(width: k.width, height: k.height, bitDepth: 16, samples: millimetres), to: path)
         let numbers = pose.columnMajor.map { "\($0)" }.joined(separator: ", ")
         let sidecar = "{\"fx\": \(k.fx), \"fy\": \(k.fy), \"cx\": \(k.cx), \"cy\": \(k.cy), \"depthScale\": 0.001, \"t\": \(timestamp),\n \"pose\": [\(numbers)]}\n"
-        let sidecarPath = (path as NSString).deletingPathExtension + ".json"
+        let sidecarPath = URL(fileURLWithPath: path).deletingPathExtension().path + ".json"
         try Data(sidecar.utf8).write(to: URL(fileURLWithPath: sidecarPath))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// `synth --frames N`: a ``SyntheticSequence`` written as a frame stream of depth16 frames, with

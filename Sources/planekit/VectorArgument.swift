@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PlaneKit
 
 /// A 3D vector typed on the command line as `x,y,z` (for example `--up 0,-1,0`).
@@ -8,7 +8,7 @@ struct VectorArgument: ExpressibleByArgument {
     let vector: SIMD3<Float>
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = CFormat.floats(commaSeparated: argument)
         guard parts.count == 3, let x = parts[0], let y = parts[1], let z = parts[2],
               SIMD3(x, y, z).normalized != nil else { return nil }
         vector = SIMD3(x, y, z)

@@ -1,9 +1,10 @@
-// Plane segmentation through PCL: unorganized clouds (normals + RANSAC with normal constraints)
+// The data types of plane segmentation through PCL (the functions are fields of
+// `pk_bridge_functions`, pk_bridge.h): unorganized clouds (normals + RANSAC with normal constraints)
 // and organized clouds (integral-image normals + organized multi-plane segmentation).
 //
 // Memory: the caller owns the points and the label buffer (one uint16_t per point, written in
 // full on success). The bridge allocates the plane list; the caller releases it with
-// `pk_plane_list_free`, also after a failure (it is then empty, and freeing it is harmless).
+// the table's `plane_list_free`, also after a failure (it is then empty, and freeing it is harmless).
 //
 // Points are read as `point_count` records of `point_stride` floats each, x y z first, so
 // Swift's `SIMD3<Float>` (stride 4 floats) is passed without copying. Non-finite points are
@@ -35,16 +36,13 @@ typedef struct pk_plane_fit {
 
 /// The planes of one segmentation, largest first; plane `k` (0-based) has label `k + 1`.
 typedef struct pk_plane_list {
-    /// Bridge-allocated; release with `pk_plane_list_free`. NULL when `count` is 0.
+    /// Bridge-allocated; release with the table's `plane_list_free`. NULL when `count` is 0.
     pk_plane_fit *planes;
     /// How many planes.
     int32_t count;
 } pk_plane_list;
 
-/// Releases the planes of `list` and empties it. Accepts NULL and an empty list.
-void pk_plane_list_free(pk_plane_list *list);
-
-/// Parameters of unorganized plane extraction (`pk_segment_unorganized_planes`).
+/// Parameters of unorganized plane extraction (`segment_unorganized_planes`).
 typedef struct pk_unorganized_plane_params {
     /// Largest distance of an inlier from its plane (m).
     float distance_threshold;
@@ -74,17 +72,7 @@ typedef struct pk_unorganized_plane_params {
 /// The automatic normal radius, in mean neighbour spacings.
 #define pk_unorganized_auto_radius_factor 3.0f
 
-/// Fills `params` with the defaults (documented in segmentation.cpp).
-void pk_unorganized_plane_params_default(pk_unorganized_plane_params *params);
-
-/// Extracts planes from an unorganized cloud. Writes `point_count` labels (0 = no plane,
-/// k = `out->planes[k - 1]`) and a bridge-allocated plane list. Returns 1 on success, 0 on
-/// failure with `status` saying why (bad arguments, out of memory, a PCL exception).
-int32_t pk_segment_unorganized_planes(const float *points, int64_t point_count, int64_t point_stride,
-                                      const pk_unorganized_plane_params *params, uint16_t *labels,
-                                      pk_plane_list *out, pk_status *status);
-
-/// Parameters of PCL's organized multi-plane segmentation (`pk_segment_organized_planes`).
+/// Parameters of PCL's organized multi-plane segmentation (`segment_organized_planes`).
 typedef struct pk_organized_plane_params {
     /// IntegralImageNormalEstimation: depth change (relative to depth) treated as an edge.
     float max_depth_change_factor;
@@ -102,16 +90,6 @@ typedef struct pk_organized_plane_params {
     /// 1: `segmentAndRefine` (grow planes into neighbouring pixels that fit the model), 0: `segment`.
     int32_t refine;
 } pk_organized_plane_params;
-
-/// Fills `params` with the defaults (documented in organized_segmentation.cpp).
-void pk_organized_plane_params_default(pk_organized_plane_params *params);
-
-/// Segments an organized cloud (`width × height` points, row-major, NaN holes) into planes.
-/// Writes `width × height` labels and a bridge-allocated plane list (normals face the origin).
-/// Returns 1 on success, 0 on failure with `status` saying why.
-int32_t pk_segment_organized_planes(const float *points, int32_t width, int32_t height, int64_t point_stride,
-                                    const pk_organized_plane_params *params, uint16_t *labels,
-                                    pk_plane_list *out, pk_status *status);
 
 #ifdef __cplusplus
 }

@@ -14,9 +14,6 @@ typedef struct pk_status {
     char message[512];
 } pk_status;
 
-/// The version of the PCL the bridge was compiled against, as "major.minor.patch".
-const char *pk_pcl_version(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Checks how the planekit binary the test build made starts: organized input never loads PCL
+# (nor Foundation's ICU), unorganized clouds load the PCL bridge on demand, and a missing bridge
+# is one clear line and exit status 1.
+#   scripts/check-cli.sh                # after `swift test -c release …` (or `swift build -c release`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PLANEKIT="${PLANEKIT:-$PWD/.build/release/planekit}"
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/planekit-cli.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+failures=0
+fail() { echo "check-cli: $1" >&2; failures=$((failures + 1)); }
+
+# The dynamic loader lists every library it loads ("calling init: PATH") under LD_DEBUG=libs.
+LD_DEBUG=libs "$PLANEKIT" analyze samples/room-depth.png > "$OUT/organized.txt" 2> "$OUT/organized.libs"
+grep -q '^  3  floor ' "$OUT/organized.txt" || fail "analyze of the organized sample found no floor as plane 3"
+loaded=$(grep -c 'calling init:' "$OUT/organized.libs" || true)
+pcl=$(grep 'calling init:' "$OUT/organized.libs" | grep -c 'libpcl_\|PlaneKitPCLBridge' || true)
+icu=$(grep 'calling init:' "$OUT/organized.libs" | grep -c 'FoundationICU\|libFoundation\.so' || true)
+[[ "$pcl" == 0 ]] || fail "analyze of an organized image loaded $pcl PCL libraries"
+[[ "$icu" == 0 ]] || fail "analyze of an organized image loaded Foundation/ICU ($icu libraries)"
+((loaded <= 25)) || fail "analyze of an organized image loaded $loaded libraries (at most 25 expected)"
+
+cloud=../shared/data/pcl/sac_plane_test.pcd
+if [[ -f "$cloud" ]]; then
+    LD_DEBUG=libs "$PLANEKIT" analyze "$cloud" > "$OUT/unorganized.txt" 2> "$OUT/unorganized.libs"
+    rows=$(grep -c '^  [0-9]' "$OUT/unorganized.txt" || true)
+    ((rows >= 2)) || fail "analyze of $cloud (unorganized, through PCL) found $rows planes, expected at least 2"
+    grep 'calling init:' "$OUT/unorganized.libs" | grep -q 'libPlaneKitPCLBridge.so' ||
+        fail "analyze of an unorganized cloud did not load the PCL bridge"
+
+    status=0
+    PLANEKIT_PCL_BRIDGE=/nonexistent/libPlaneKitPCLBridge.so "$PLANEKIT" analyze "$cloud" > /dev/null 2> "$OUT/missing.err" || status=$?
+    [[ "$status" == 1 ]] || fail "a missing PCL bridge gave exit status $status, expected 1"
+    [[ $(wc -l < "$OUT/missing.err") == 1 ]] && grep -q 'PLANEKIT_PCL_BRIDGE' "$OUT/missing.err" ||
+        fail "a missing PCL bridge should be one line naming PLANEKIT_PCL_BRIDGE, got: $(head -c 300 "$OUT/missing.err")"
+    PLANEKIT_PCL_BRIDGE=/nonexistent/libPlaneKitPCLBridge.so "$PLANEKIT" analyze samples/room-depth.png > /dev/null ||
+        fail "an organized image needs no PCL bridge, but analyze failed without one"
+else
+    echo "check-cli: $cloud absent: unorganized checks skipped" >&2
+fi
+
+if ((failures > 0)); then
+    echo "check-cli: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "check-cli: organized input loads $loaded libraries and no PCL; the PCL bridge loads on demand"
