@@ -1,0 +1,49 @@
+import Foundation
+import PlaneKitView
+
+/// The live view as `view` and `stream --view` run it: a ``ViewHub`` watching the stream and
+/// its server started on a task of its own, so the command's thread is left to the stream.
+struct LiveView {
+    /// The hub to set as the stream runner's observer.
+    let hub: ViewHub
+    /// Where the page is.
+    let url: String
+
+    /// Starts the server on `address` and says where the page is on stderr; one line and exit
+    /// status 1 when it cannot listen. `command` names the command in messages.
+    static func start(_ address: ListenAddress, command: String) throws -> LiveView {
+        let hub = ViewHub()
+        let server = ViewServer(hub: hub, address: address)
+        let missing = server.missingThreeFiles
+        if !missing.isEmpty {
+            Diagnostics.warn("\(command): \(missing.joined(separator: ", ")) missing: the page cannot draw without Debian's libjs-three (scripts/install-deps.sh installs it)")
+        }
+        let port: Int
+        do {
+            port = try server.startInBackground()
+        } catch {
+            Diagnostics.warn("\(command): \(error)")
+            throw ExitCode(1)
+        }
+        let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+        let url = "http://\(host):\(port)/"
+        Diagnostics.warn("\(command): view at \(url)")
+        return LiveView(hub: hub, url: url)
+    }
+
+    /// Gives connected viewers up to `seconds` to take what is queued for them (the end of the
+    /// stream included), so a command that exits at the end of its input does not cut them off.
+    func drain(seconds: Double = 2) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !hub.isDrained, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        // Their last message may still be in the socket's way out.
+        if hub.statistics.viewers > 0 { Thread.sleep(forTimeInterval: 0.2) }
+    }
+}
+
+import ArgumentParser
+
+extension ListenAddress: ExpressibleByArgument {
+    /// `ADDR:PORT`, `[IPv6]:PORT` or `PORT` (on loopback).
+    public init?(argument: String) { self.init(parsing: argument) }
+}
