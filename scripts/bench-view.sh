@@ -7,9 +7,11 @@
 #   without: cat walk | planekit stream
 #   with:    cat walk | planekit stream --view 127.0.0.1:PORT, with a WebSocket viewer
 #            (scripts/view_client.py) connected before the first frame and reading everything
-# and prints each run's frames per second and the medians. The rate is measured on the events
-# (scripts/event_clock.py: from the first frame's events to the last's), so start-up and the
-# viewer's draining at the end are left out of both. stream runs on core 1, cat, the clock and the
+# and prints each run's frames per second and CPU time per frame, and their medians. The rate is
+# measured on the events (scripts/event_clock.py: from the first frame's events to the last's), so
+# start-up and the viewer's draining at the end are left out of both; the CPU time is the whole
+# process's (user + system, start-up and the server's threads included), which a machine busy
+# with other work disturbs less than the wall clock. stream runs on core 1, cat, the clock and the
 # viewer on core 0 (taskset) when there are two cores; the server's threads are the stream's own
 # process, on whichever core is free.
 set -euo pipefail
@@ -23,8 +25,16 @@ source "$(dirname "$0")/bench-common.sh"
 "$BIN" synth --frames "$FRAMES" --taps 3 > "$WORK/walk.stream"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# Each run prints "FRAMES FRAMES_PER_S CPU_S P50_MS": the event clock's two numbers, the user +
+# system CPU seconds of the whole planekit process (its server threads included, from
+# /usr/bin/time), and the median frame latency `stream --stats` measured on the stream's own thread
+# (decoding, tracking, writing the events and handing them to the view).
 without() {
-    "${PRODUCER[@]}" cat "$WORK/walk.stream" | "${CONSUMER[@]}" "$BIN" stream | "${PRODUCER[@]}" python3 scripts/event_clock.py
+    "${PRODUCER[@]}" cat "$WORK/walk.stream" |
+        /usr/bin/time -f "%U %S" -o "$WORK/cpu" "${CONSUMER[@]}" "$BIN" stream --stats 2> "$WORK/stats" |
+        "${PRODUCER[@]}" python3 scripts/event_clock.py | tr '\n' ' '
+    awk '{ printf "%s ", $1 + $2 }' "$WORK/cpu"
+    sed -n 's/.* p50 \([0-9.]*\) .*/\1/p' "$WORK/stats"
 }
 
 with_viewer() {
@@ -35,7 +45,10 @@ with_viewer() {
     local viewer=$!
     # The input starts once the viewer has its snapshot (at most 30 s).
     { for _ in $(seq 300); do [ -e "$ready" ] && break; sleep 0.1; done; "${PRODUCER[@]}" cat "$WORK/walk.stream"; } |
-        "${CONSUMER[@]}" "$BIN" stream --view "127.0.0.1:$port" 2>/dev/null | "${PRODUCER[@]}" python3 scripts/event_clock.py
+        /usr/bin/time -f "%U %S" -o "$WORK/cpu" "${CONSUMER[@]}" "$BIN" stream --stats --view "127.0.0.1:$port" 2> "$WORK/stats" |
+        "${PRODUCER[@]}" python3 scripts/event_clock.py | tr '\n' ' '
+    awk '{ printf "%s ", $1 + $2 }' "$WORK/cpu"
+    sed -n 's/.* p50 \([0-9.]*\) .*/\1/p' "$WORK/stats"
     wait "$viewer"
     echo "  viewer: $(cat "$WORK/viewer.$port")" >&2
 }
@@ -44,13 +57,24 @@ echo "planekit stream with and without a viewer: $FRAMES frames, $RUNS runs each
 : > "$WORK/without"
 : > "$WORK/with"
 for ((i = 1; i <= RUNS; i++)); do
-    a=$(without)
-    b=$(with_viewer)
-    echo "run $i: without ${a#* } frames/s, with a viewer ${b#* } frames/s (${a% *} and ${b% *} frames)" >&2
-    echo "${a#* }" >> "$WORK/without"
-    echo "${b#* }" >> "$WORK/with"
+    # Alternate which goes first, so a drift in the machine's load favours neither.
+    if ((i % 2)); then a=$(without); b=$(with_viewer); else b=$(with_viewer); a=$(without); fi
+    read -r fa ra ca la <<< "$a"
+    read -r fb rb cb lb <<< "$b"
+    printf 'run %d: without %.1f frames/s, %.2f ms CPU a frame, latency p50 %s ms; with a viewer %.1f frames/s, %.2f ms CPU a frame, p50 %s ms (%d and %d frames)\n' \
+        "$i" "$ra" "$(echo "$ca * 1000 / $fa" | bc -l)" "$la" "$rb" "$(echo "$cb * 1000 / $fb" | bc -l)" "$lb" "$fa" "$fb" >&2
+    echo "$ra $(echo "$ca * 1000 / $fa" | bc -l) $la" >> "$WORK/without"
+    echo "$rb $(echo "$cb * 1000 / $fb" | bc -l) $lb" >> "$WORK/with"
 done
-m_without=$(median < "$WORK/without")
-m_with=$(median < "$WORK/with")
-printf 'median: without %.1f frames/s, with a viewer %.1f frames/s (%+.1f%%)\n' "$m_without" "$m_with" \
-    "$(echo "($m_with - $m_without) * 100 / $m_without" | bc -l)"
+r_without=$(cut -d' ' -f1 "$WORK/without" | median)
+r_with=$(cut -d' ' -f1 "$WORK/with" | median)
+c_without=$(cut -d' ' -f2 "$WORK/without" | median)
+c_with=$(cut -d' ' -f2 "$WORK/with" | median)
+printf 'median frame rate: without %.1f frames/s, with a viewer %.1f frames/s (%+.1f%%)\n' "$r_without" "$r_with" \
+    "$(echo "($r_with - $r_without) * 100 / $r_without" | bc -l)"
+l_without=$(cut -d' ' -f3 "$WORK/without" | median)
+l_with=$(cut -d' ' -f3 "$WORK/with" | median)
+printf 'median frame latency (stream --stats p50): without %.2f ms, with a viewer %.2f ms (%+.1f%%)\n' "$l_without" "$l_with" \
+    "$(echo "($l_with - $l_without) * 100 / $l_without" | bc -l)"
+printf 'median CPU of the planekit process: without %.2f ms a frame, with a viewer %.2f ms a frame (%+.1f%%)\n' "$c_without" "$c_with" \
+    "$(echo "($c_with - $c_without) * 100 / $c_without" | bc -l)"

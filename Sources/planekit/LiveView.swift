@@ -27,7 +27,7 @@ struct LiveView {
         }
         let host = address.host.contains(":") ? "[\(address.host)]" : address.host
         let url = "http://\(host):\(port)/"
-        Diagnostics.warn("\(command): view at \(url)")
+        Diagnostics.warn("\(command): serving the view at \(url)")
         return LiveView(hub: hub, url: url)
     }
 
