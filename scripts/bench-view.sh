@@ -7,13 +7,13 @@
 #   without: cat walk | planekit stream
 #   with:    cat walk | planekit stream --view 127.0.0.1:PORT, with a WebSocket viewer
 #            (scripts/view_client.py) connected before the first frame and reading everything
-# and prints each run's frames per second and CPU time per frame, and their medians. The rate is
+# and prints each run's frames per second and CPU time per frame, their medians, and what the view
+# itself cost the stream's thread (`stream --stats --view`: thread CPU time in the hub). The rate is
 # measured on the events (scripts/event_clock.py: from the first frame's events to the last's), so
 # start-up and the viewer's draining at the end are left out of both; the CPU time is the whole
 # process's (user + system, start-up and the server's threads included), which a machine busy
-# with other work disturbs less than the wall clock. stream runs on core 1, cat, the clock and the
-# viewer on core 0 (taskset) when there are two cores; the server's threads are the stream's own
-# process, on whichever core is free.
+# with other work disturbs less than the wall clock. Nothing is pinned to a core (taskset would put
+# the server's threads on the stream's core too).
 set -euo pipefail
 
 FRAMES=${1:-600}
@@ -21,6 +21,9 @@ RUNS=${2:-5}
 BENCH_NAME=bench-view
 # PLANEKIT=/path/to/planekit times that (release) binary instead of building this checkout's.
 source "$(dirname "$0")/bench-common.sh"
+# Nothing is pinned here: taskset would put the view's server threads on the stream's core too.
+CONSUMER=()
+PRODUCER=()
 
 "$BIN" synth --frames "$FRAMES" --taps 3 > "$WORK/walk.stream"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -37,6 +40,9 @@ without() {
     sed -n 's/.* p50 \([0-9.]*\) .*/\1/p' "$WORK/stats"
 }
 
+# Prints the view's CPU time a frame on the stream's thread (µs), from `stream --stats --view`.
+view_cost() { sed -n 's/.*view: \([0-9.]*\) µs CPU a frame.*/\1/p' "$WORK/stats"; }
+
 with_viewer() {
     local port ready
     port=$(free_port)
@@ -49,6 +55,7 @@ with_viewer() {
         "${PRODUCER[@]}" python3 scripts/event_clock.py | tr '\n' ' '
     awk '{ printf "%s ", $1 + $2 }' "$WORK/cpu"
     sed -n 's/.* p50 \([0-9.]*\) .*/\1/p' "$WORK/stats"
+    view_cost >> "$WORK/view-cost"
     wait "$viewer"
     echo "  viewer: $(cat "$WORK/viewer.$port")" >&2
 }
@@ -76,5 +83,7 @@ l_without=$(cut -d' ' -f3 "$WORK/without" | median)
 l_with=$(cut -d' ' -f3 "$WORK/with" | median)
 printf 'median frame latency (stream --stats p50): without %.2f ms, with a viewer %.2f ms (%+.1f%%)\n' "$l_without" "$l_with" \
     "$(echo "($l_with - $l_without) * 100 / $l_without" | bc -l)"
+printf 'view on the stream'"'"'s thread: median %.1f µs CPU a frame (%.1f%% of the median frame latency without a viewer)\n' \
+    "$(median < "$WORK/view-cost")" "$(echo "$(median < "$WORK/view-cost") / 10 / $l_without" | bc -l)"
 printf 'median CPU of the planekit process: without %.2f ms a frame, with a viewer %.2f ms a frame (%+.1f%%)\n' "$c_without" "$c_with" \
     "$(echo "($c_with - $c_without) * 100 / $c_without" | bc -l)"

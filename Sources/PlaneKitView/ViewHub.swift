@@ -1,6 +1,11 @@
 import PlaneKitGeometry
 import PlaneKitStream
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a stream's events meet its viewers: a ``StreamObserver`` that keeps the session's
 /// current ``ViewState`` and a bounded ``ViewerQueue`` for every connected viewer.
@@ -48,6 +53,11 @@ public final class ViewHub: StreamObserver, Sendable {
         public var droppedLines = 0
         /// Whether the input has ended.
         public var ended = false
+        /// CPU time the stream's thread spent in the hub (keeping the state, queueing lines,
+        /// building `camera` and `points` messages): what the view costs the stream. Thread CPU
+        /// time, so time the thread was not running (another process had the core, or it waited
+        /// for a viewer's brief hold on the queues) is not counted.
+        public var streamThreadTime: Duration = .zero
     }
 
     /// A connected viewer: its number and the signal that something is waiting for it.
@@ -167,6 +177,8 @@ public final class ViewHub: StreamObserver, Sendable {
 
     /// Keeps the line in the state and queues it for every viewer.
     public func streamRunner(didWrite event: StreamEvent, line: UnsafeRawBufferPointer) {
+        let start = ViewHub.threadCPUTime()
+        defer { account(since: start) }
         let text = String(decoding: line, as: UTF8.self)
         let wake: Bool
         if case .error = event { wake = true } else { wake = false }
@@ -182,6 +194,8 @@ public final class ViewHub: StreamObserver, Sendable {
 
     /// After a frame adds its `camera` message (and `points` when due); then wakes the viewers.
     public func streamRunner(didCarryOut record: StreamRecord, processor: StreamProcessor) {
+        let start = ViewHub.threadCPUTime()
+        defer { account(since: start) }
         guard case .frame = record else {
             shared.withLock { s in
                 for viewer in s.viewers { viewer.wake.yield() }
@@ -215,6 +229,8 @@ public final class ViewHub: StreamObserver, Sendable {
 
     /// Adds the last frame's points and an `end` message, and wakes the viewers.
     public func streamRunner(didEnd processor: StreamProcessor) {
+        let start = ViewHub.threadCPUTime()
+        defer { account(since: start) }
         let pointsLine = pointsMessage(processor)
         var line = JSONLineWriter(capacity: 96)
         line.beginObject()
@@ -236,6 +252,18 @@ public final class ViewHub: StreamObserver, Sendable {
                 s.viewers[i].wake.yield()
             }
         }
+    }
+
+    private func account(since start: Duration) {
+        let elapsed = ViewHub.threadCPUTime() - start
+        shared.withLock { $0.statistics.streamThreadTime += elapsed }
+    }
+
+    /// The CPU time the calling thread has used so far.
+    private static func threadCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
     private func pointsMessage(_ processor: StreamProcessor) -> String? {

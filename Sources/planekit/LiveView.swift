@@ -1,4 +1,5 @@
 import Foundation
+import PlaneKit
 import PlaneKitView
 
 /// The live view as `view` and `stream --view` run it: a ``ViewHub`` watching the stream and
@@ -29,6 +30,15 @@ struct LiveView {
         let url = "http://\(host):\(port)/"
         Diagnostics.warn("\(command): serving the view at \(url)")
         return LiveView(hub: hub, url: url)
+    }
+
+    /// What the view cost the stream's thread over `frames` frames, for `--stats`.
+    func costSummary(frames: Int) -> String {
+        let statistics = hub.statistics
+        let microseconds = statistics.streamThreadTime.milliseconds * 1000 / Double(max(frames, 1))
+        return "view: \(String(format: "%.1f", microseconds)) µs CPU a frame on the stream's thread, "
+            + "\(statistics.connections) viewers connected, \(statistics.pointMessages) points messages, "
+            + "\(statistics.overflows) times a viewer fell behind"
     }
 
     /// Gives connected viewers up to `seconds` to take what is queued for them (the end of the

@@ -45,7 +45,7 @@ struct Stream: ParsableCommand {
     @Flag(help: "Stop at the first bad record with exit status 2 instead of reporting it and going on.")
     var strict = false
 
-    @Flag(help: "Print per-frame latency percentiles (ms) to stderr at the end.")
+    @Flag(help: "Print per-frame latency percentiles (ms) to stderr at the end (and, with --view, the view's cost).")
     var stats = false
 
     @Option(name: .customLong("png-dir"), help: ArgumentHelp("Write a picture of every frame to DIR/frame-NNNNNN.png.", valueName: "DIR"),
@@ -94,6 +94,7 @@ struct Stream: ParsableCommand {
         }
         if stats {
             Diagnostics.warn("stream: \(runner.latencies.summary)")
+            if let liveView { Diagnostics.warn("stream: \(liveView.costSummary(frames: runner.latencies.count))") }
         }
     }
 }
