@@ -1,4 +1,6 @@
 import Foundation
+import PlaneKitGeometry
+import PlaneKitInput
 import PlaneKitStream
 import Testing
 @testable import PlaneKitView
@@ -68,5 +70,31 @@ import Testing
     @Test("bad listen addresses", arguments: ["", ":80", "host:", "host:65536", "host:-1", "host:8o"])
     func badListenAddress(text: String) {
         #expect(ListenAddress(parsing: text) == nil)
+    }
+}
+
+@Suite("FrameMessages") struct FrameMessagesTests {
+    @Test("points are the step-th readings moved into the world, rounded to millimetres; holes are left out")
+    func pointsByHand() throws {
+        let nan = Float.nan
+        // A 4×2 organized cloud; with step 2 the readings at (0,0), (2,0) are taken (row 1 is skipped).
+        let points: ContiguousArray<SIMD3<Float>> = [
+            SIMD3(0.0004, -1.2344, 2), SIMD3(9, 9, 9), SIMD3(-0.0016, 0.0026, 1.9996), SIMD3(9, 9, 9),
+            SIMD3(9, 9, 9), SIMD3(9, 9, 9), SIMD3(9, 9, 9), SIMD3(9, 9, 9),
+        ]
+        let cloud = try PointCloud(width: 4, height: 2, points: points)
+        // The world is the camera moved 1 m up and turned half a turn about +Y.
+        let pose = Transform(rotation: Quaternion(angle: .pi, axis: SIMD3(0, 1, 0)), translation: SIMD3(0, 1, 0))
+        let line = FrameMessages.points(cloud: cloud, pose: pose, step: 2, frame: 7, timestamp: 0.25)
+        #expect(line == #"{"event":"points","frame":7,"millimetres":[0,-234,-2000,2,1003,-2000],"step":2,"timestamp":0.25}"# + "\n")
+
+        var holes = points
+        holes[0] = SIMD3(nan, 0, 1)
+        let holed = try PointCloud(width: 4, height: 2, points: holes)
+        let fewer = FrameMessages.points(cloud: holed, pose: .identity, step: 2, frame: 0, timestamp: 0)
+        #expect(fewer.contains(#""millimetres":[-2,3,2000],"#))
+        // A far point is clamped, not trapped: 10 000 km becomes 2 000 km.
+        let far = try PointCloud(width: 1, height: 1, points: [SIMD3(0, 0, 1e7)])
+        #expect(FrameMessages.points(cloud: far, pose: .identity, step: 1, frame: 0, timestamp: 0).contains("[0,0,2000000000]"))
     }
 }
