@@ -6,7 +6,7 @@ import NIOWebSocket
 ///
 /// Viewers send nothing: a client that sends a data message is closed with 1008 (policy
 /// violation). A malformed frame, or one longer than the server's frame limit, is closed by the
-/// WebSocket layer itself (1002 or 1009). Either way only that client goes.
+/// WebSocket layer itself. Either way only that client goes.
 struct ViewerConnection: Sendable {
     let hub: ViewHub
 
