@@ -3,7 +3,7 @@
 // PlaneKit: plane detection, hit testing and object placement for point clouds and depth frames.
 //
 // The targets read as the pipeline, and imports only point down it:
-//   geometry → input → detection → (hit testing → tracking/placement) → CLI
+//   geometry → input → detection → (hit testing → tracking/placement) → stream → view → CLI
 // PCL is reached through one C++ bridge target with a C interface (PCLBridge); it finds PCL
 // through pkg-config system-library targets, with no unsafe flags, so other packages can depend
 // on this one. The bridge is its own shared library (the PlaneKitPCLBridge product), opened at
@@ -23,6 +23,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The live view's HTTP and WebSocket server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // MARK: System libraries, found with pkg-config.
@@ -60,9 +63,21 @@ let package = Package(
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitTracking", "PlaneKitStream",
             ]),
+        // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
+        // `PlaneKit` library, so that library does not bring in a web server.
+        .target(
+            name: "PlaneKitView",
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitTracking", "PlaneKitStream",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
         .executableTarget(
             name: "planekit",
-            dependencies: ["PlaneKit", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "PlaneKit", "PlaneKitView", "CLinuxIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),
@@ -81,6 +96,9 @@ let package = Package(
         .testTarget(
             name: "PlaneKitStreamTests",
             dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitViewTests",
+            dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -20,24 +20,11 @@ set -euo pipefail
 FRAMES=${1:-120}
 RUNS=${2:-5}
 SOAK_FRAMES=${3:-3000}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-
+BENCH_NAME=bench-stream
 # PLANEKIT=/path/to/planekit times that (release) binary instead of building this checkout's.
-if [ -n "${PLANEKIT:-}" ]; then
-    BIN="$PLANEKIT"
-else
-    swift build -c release >&2
-    BIN="$ROOT/.build/release/planekit"
-fi
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-stream.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-
-if [ "$(nproc)" -ge 2 ]; then CONSUMER=(taskset -c 1); PRODUCER=(taskset -c 0); else CONSUMER=(); PRODUCER=(); fi
+source "$(dirname "$0")/bench-common.sh"
 
 now() { date +%s.%N; }
-# median of the numbers on stdin
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # runs "$@" (a shell command line) RUNS times; prints the median wall time in seconds
 time_median() {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs what PlaneKit needs beyond Swift: PCL (libpcl-dev, which brings Eigen, Boost, FLANN),
-# zlib and pkg-config, from Debian's packages. Idempotent: when pkg-config already finds every
-# library it returns at once without touching apt.
+# zlib and pkg-config, from Debian's packages; and for the live view three.js (libjs-three, which
+# `planekit view` serves from /usr/share/javascript/three) and Chromium (chromium, headless, for
+# its browser test). Idempotent: when everything is there it returns at once without touching apt.
 set -euo pipefail
 
 needed_pkgconfig=(pcl_segmentation zlib)
+three_js=/usr/share/javascript/three/build/three.min.js
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 || return 1
@@ -12,6 +14,8 @@ have_all() {
     for name in "${needed_pkgconfig[@]}"; do
         pkg-config --exists "$name" || return 1
     done
+    [ -f "$three_js" ] || return 1
+    command -v chromium >/dev/null 2>&1 || return 1
 }
 
 if have_all; then
@@ -23,16 +27,16 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
     sudo=(sudo)
 else
-    echo "install-deps: PCL is missing and this is not root; install libpcl-dev, zlib1g-dev and pkg-config as root" >&2
+    echo "install-deps: packages are missing and this is not root; install libpcl-dev, zlib1g-dev, pkg-config, libjs-three and chromium as root" >&2
     exit 1
 fi
 
-echo "install-deps: installing libpcl-dev, zlib1g-dev and pkg-config with apt-get (a few minutes, once)" >&2
+echo "install-deps: installing libpcl-dev, zlib1g-dev, pkg-config, libjs-three and chromium with apt-get (a few minutes, once)" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends libpcl-dev zlib1g-dev pkg-config >/dev/null
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends libpcl-dev zlib1g-dev pkg-config libjs-three chromium >/dev/null
 
 if ! have_all; then
-    echo "install-deps: apt-get finished but pkg-config still cannot find: ${needed_pkgconfig[*]}" >&2
+    echo "install-deps: apt-get finished but something is still missing (pkg-config: ${needed_pkgconfig[*]}; $three_js; chromium)" >&2
     exit 1
 fi

@@ -120,3 +120,12 @@ public struct OutputBuffer<Sink: ByteSink> {
         if let failure { throw failure }
     }
 }
+
+/// A sink that forgets what it is given (a run whose events only go to a ``StreamObserver``).
+public struct DiscardingByteSink: ByteSink, Sendable {
+    /// A sink.
+    public init() {}
+
+    /// Does nothing.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {}
+}

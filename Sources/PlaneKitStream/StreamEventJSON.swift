@@ -162,7 +162,7 @@ extension JSONLineWriter {
     }
 
     /// Writes `"key": {"columnMajor": [16 numbers]}`.
-    mutating func field(_ name: String, _ transform: Transform) {
+    public mutating func field(_ name: String, _ transform: Transform) {
         key(name)
         beginObject()
         key("columnMajor")

@@ -59,6 +59,8 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     public private(set) var pictureCount = 0
     /// The options.
     public let options: Options
+    /// Told about every event line and frame as the run goes (a live view), or `nil`.
+    public var observer: (any StreamObserver)?
 
     private let reader: StreamRecordReader<Source>
     private var output: OutputBuffer<Sink>
@@ -90,6 +92,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     /// Reads to the end of the source (or, under ``Options/strict``, to the first bad record)
     /// and flushes the output.
     public mutating func run() throws(Stop) {
+        defer { observer?.streamRunner(didEnd: processor) }
         while try next() {}
         do { try output.flush() } catch { throw .output(error.description) }
     }
@@ -128,6 +131,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         }
         do {
             try writeEvents()
+            observer?.streamRunner(didCarryOut: record, processor: processor)
             if case .frame = record {
                 latencies.add((ContinuousClock.now - start).milliseconds)
                 // Pictures are an extra, outside the latency.
@@ -143,6 +147,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         for event in events {
             line.write(event)
             do { try output.write(line) } catch { throw .output(error.description) }
+            tellObserver(event)
         }
     }
 
@@ -161,9 +166,16 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     private mutating func report(_ error: StreamError) -> Step {
         errorCount += 1
         warn(error.description)
-        line.write(processor.errorEvent(for: error))
+        let event = processor.errorEvent(for: error)
+        line.write(event)
         do { try output.write(line) } catch { return .stopped(.output(error.description)) }
+        tellObserver(event)
         return options.strict ? .stopped(.badRecord(error)) : .next
+    }
+
+    private func tellObserver(_ event: StreamEvent) {
+        guard let observer else { return }
+        line.bytes.withUnsafeBytes { observer.streamRunner(didWrite: event, line: $0) }
     }
 
     private mutating func flushQuietly() {

@@ -18,7 +18,8 @@ struct PlaneKitCommand: ParsableCommand {
               planekit raycast --pixel 320,400 --target all samples/room-depth.png
               planekit synth --frames 120 --taps 3 | planekit stream > events.ndjson
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream
+              planekit synth --frames 600 --taps 3 | planekit view
               planekit bench detection --runs 30
             """,
-        subcommands: [Analyze.self, Raycast.self, Stream.self, Synth.self, Encode.self, Bench.self])
+        subcommands: [Analyze.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, Bench.self])
 }

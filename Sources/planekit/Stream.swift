@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import PlaneKit
+import PlaneKitView
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is
 /// ``StreamRunner``'s; this is its command line.
@@ -30,22 +31,31 @@ struct Stream: ParsableCommand {
             frame number of its events): depth in grey, tracked planes coloured by anchor (a \
             surface keeps its colour), the focus indicator, and placed objects as box outlines.
 
+            With --view PORT (or ADDR:PORT), the session is also shown live in 3D in a browser, \
+            as `planekit view` shows it; stdout is the same as without.
+
             Examples:
               planekit synth --frames 120 --taps 3 | planekit stream
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream --stats
               planekit synth --frames 60 --taps 2 | planekit stream | grep '"event":"objectAdded"'
               planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames > events.ndjson
+              planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > events.ndjson
             """)
 
     @Flag(help: "Stop at the first bad record with exit status 2 instead of reporting it and going on.")
     var strict = false
 
-    @Flag(help: "Print per-frame latency percentiles (ms) to stderr at the end.")
+    @Flag(help: "Print per-frame latency percentiles (ms) to stderr at the end (and, with --view, the view's cost).")
     var stats = false
 
     @Option(name: .customLong("png-dir"), help: ArgumentHelp("Write a picture of every frame to DIR/frame-NNNNNN.png.", valueName: "DIR"),
             completion: .directory)
     var pngDirectory: String?
+
+    @Option(name: .customLong("view"),
+            help: ArgumentHelp("Also serve the live 3D view of `planekit view` there (events on stdout unchanged).",
+                               valueName: "ADDR:PORT"))
+    var view: ListenAddress?
 
     @OptionGroup var range: MaxDepthOption
 
@@ -60,6 +70,7 @@ struct Stream: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        let liveView = try view.map { try LiveView.start($0, command: "stream") }
         FreedBuffers.keepForReuse()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
@@ -67,6 +78,9 @@ struct Stream: ParsableCommand {
                                   options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
                                                  sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
+        runner.observer = liveView?.hub
+        // Viewers get the end of the stream however the run stops.
+        defer { liveView?.drain() }
         do {
             try runner.run()
         } catch {
@@ -80,6 +94,7 @@ struct Stream: ParsableCommand {
         }
         if stats {
             Diagnostics.warn("stream: \(runner.latencies.summary)")
+            if let liveView { Diagnostics.warn("stream: \(liveView.costSummary(frames: runner.latencies.count))") }
         }
     }
 }

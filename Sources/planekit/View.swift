@@ -1,0 +1,99 @@
+import ArgumentParser
+import FoundationEssentials
+import PlaneKit
+import PlaneKitView
+
+/// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
+/// browser.
+struct View: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a stream of frames on stdin live in 3D, in a browser.",
+        discussion: """
+            Reads the record stream of docs/stream-format.md from stdin and tracks it as \
+            `planekit stream` does, but instead of printing events serves a web page that draws \
+            the session in 3D as it runs: the depth frame as points, plane anchors as outlines \
+            coloured by identifier and labelled with their class, placed objects as boxes, the \
+            focus indicator and the camera's path. The page's updates come over a WebSocket at \
+            /events as the stream's own NDJSON events, so any other client can follow them too \
+            (docs/view.md).
+
+            It listens on loopback (127.0.0.1:8080) unless --listen says otherwise; port 0 \
+            takes any free port. The page's address is printed on stderr. The command ends \
+            with its input, after giving viewers a moment to receive the end; --hold keeps \
+            serving the final state until interrupted. three.js comes from Debian's libjs-three \
+            (scripts/install-deps.sh), so the page works offline.
+
+            Examples:
+              planekit synth --frames 600 --taps 3 | planekit view --realtime
+              planekit synth --frames 60 --seed 3 | planekit view --listen 127.0.0.1:0 --hold
+              planekit encode ../shared/data/pcl/frame_*.pcd | planekit view --listen 0.0.0.0:8080 --hold
+              planekit synth --frames 300 --taps 2 | planekit stream --view 8081 > events.ndjson
+            """)
+
+    @Option(help: ArgumentHelp("Where to serve the page: ADDR:PORT, [IPv6]:PORT, or PORT on loopback.", valueName: "ADDR:PORT"))
+    var listen = ListenAddress.loopback(port: 8080)
+
+    @Flag(help: "Keep serving the final state after the input ends, until interrupted.")
+    var hold = false
+
+    @Flag(help: "Play frames at the pace of their timestamps instead of as fast as they come.")
+    var realtime = false
+
+    @OptionGroup var range: MaxDepthOption
+
+    @OptionGroup var sensor: SensorOption
+
+    mutating func run() throws {
+        let view = try LiveView.start(listen, command: "view")
+        FreedBuffers.keepForReuse()
+        var runner = StreamRunner(source: FileDescriptorSource(), sink: DiscardingByteSink(),
+                                  options: .init(maxDepth: range.maxDepth, sensor: sensor.sensor),
+                                  warn: { Diagnostics.warn($0) })
+        runner.observer = realtime ? PacedObserver(view.hub) : view.hub
+        do {
+            try runner.run()
+        } catch {
+            Diagnostics.warn("view: \(error)")
+        }
+        let frames = view.hub.statistics.frames
+        guard hold else {
+            view.drain()
+            return
+        }
+        Diagnostics.warn("view: input ended after \(frames) frames; serving \(view.url) until interrupted")
+        // The server runs on its own threads; this one only waits for a signal to end the process.
+        while true { Pause.seconds(3600) }
+    }
+}
+
+/// Hands everything on to a hub, and after each frame waits until as much time has passed since
+/// the first frame as the frames' timestamps say (`view --realtime`: a generated or recorded
+/// stream otherwise runs many times faster than it was filmed).
+private final class PacedObserver: StreamObserver {
+    private let hub: ViewHub
+    private var start: (wall: ContinuousClock.Instant, timestamp: Double)?
+
+    init(_ hub: ViewHub) { self.hub = hub }
+
+    func streamRunner(didWrite event: StreamEvent, line: UnsafeRawBufferPointer) {
+        hub.streamRunner(didWrite: event, line: line)
+    }
+
+    func streamRunner(didCarryOut record: StreamRecord, processor: StreamProcessor) {
+        hub.streamRunner(didCarryOut: record, processor: processor)
+        guard case .frame = record else { return }
+        let timestamp = processor.session.timestamp
+        guard let start else {
+            self.start = (ContinuousClock.now, timestamp)
+            return
+        }
+        let due = start.wall + .milliseconds(Int64(((timestamp - start.timestamp) * 1000).rounded()))
+        let wait = due - ContinuousClock.now
+        // A timestamp far ahead (a gap in a recording) waits at most a second.
+        if wait > .zero { Pause.seconds(min(wait.milliseconds / 1000, 1)) }
+    }
+
+    func streamRunner(didEnd processor: StreamProcessor) {
+        hub.streamRunner(didEnd: processor)
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Browser test of `planekit view` (issue 15), run by scripts/test.sh after the Swift tests.
+#
+#   scripts/test-view.sh [--update-docs]
+#
+# Serves a known generated walk (synth --frames 60 --seed 4 --taps 1) with `planekit view
+# --hold`, loads the page in Debian's headless Chromium (software WebGL: SwiftShader), takes a
+# screenshot and checks its pixels against the stream's events (scripts/check_view_screenshot.py:
+# at least 3 anchors visible in their colours, the floor in the lower part of the picture and
+# below the walls). Every wait is bounded. --update-docs also copies the screenshot to
+# docs/view.png for the README.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+BIN=${PLANEKIT:-"$ROOT/.build/release/planekit"}
+[ -x "$BIN" ] || swift build -c release >&2
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+    echo "test-view: chromium is not installed (scripts/install-deps.sh installs Debian's chromium)" >&2
+    exit 1
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/test-view.XXXXXX")
+VIEW=
+cleanup() {
+    [ -n "$VIEW" ] && kill "$VIEW" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$BIN" synth --frames 60 --seed 4 --taps 1 > "$WORK/walk.stream"
+"$BIN" stream < "$WORK/walk.stream" > "$WORK/events.ndjson" 2>/dev/null
+
+timeout 300 "$BIN" view --listen 127.0.0.1:0 --hold < "$WORK/walk.stream" 2> "$WORK/view.log" &
+VIEW=$!
+# The page is loaded once the whole walk is in (at most 120 s).
+for _ in $(seq 1200); do
+    grep -q "input ended" "$WORK/view.log" && break
+    kill -0 "$VIEW" 2>/dev/null || break
+    sleep 0.1
+done
+if ! grep -q "input ended" "$WORK/view.log"; then
+    echo "test-view: planekit view did not finish its input:" >&2
+    cat "$WORK/view.log" >&2
+    exit 1
+fi
+URL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/view.log" | head -n 1)
+
+# SwiftShader is Chromium's own software GL, so WebGL works with no GPU and no display; root
+# needs --no-sandbox. The virtual time budget lets the page load, fetch the state and draw.
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-dev-shm-usage --no-first-run \
+    --use-angle=swiftshader --enable-unsafe-swiftshader --hide-scrollbars --window-size=960,640 \
+    --user-data-dir="$WORK/profile" --virtual-time-budget=10000 \
+    --screenshot="$WORK/view.png" "$URL" > "$WORK/chromium.log" 2>&1 || {
+    echo "test-view: chromium failed:" >&2
+    tail -n 20 "$WORK/chromium.log" >&2
+    exit 1
+}
+[ -s "$WORK/view.png" ] || { echo "test-view: chromium wrote no screenshot" >&2; exit 1; }
+# Kept for a person to look at, whatever the check says.
+KEPT="${TMPDIR:-/tmp}/planekit-view-test.png"
+cp "$WORK/view.png" "$KEPT"
+if ! python3 scripts/check_view_screenshot.py "$WORK/view.png" "$WORK/events.ndjson"; then
+    echo "test-view: the screenshot is in $KEPT" >&2
+    exit 1
+fi
+if [ "${1:-}" = "--update-docs" ]; then
+    cp "$WORK/view.png" docs/view.png
+    echo "test-view: docs/view.png updated" >&2
+fi
