@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PlaneKitGeometry", targets: ["PlaneKitGeometry"]),
         .library(name: "PlaneKit", targets: ["PlaneKit"]),
         .executable(name: "planekit", targets: ["planekit"]),
+        .executable(name: "planekit-view", targets: ["planekit-view"]),
         // Built beside the executable by `swift build`; loaded only when PCL is needed.
         .library(name: "PlaneKitPCLBridge", type: .dynamic, targets: ["PCLBridge"]),
     ],
@@ -72,12 +73,14 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .executableTarget(
-            name: "planekit",
-            dependencies: [
-                "PlaneKit", "PlaneKitView", "CLinuxIO",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+        // Every command, as a library: the two executables below are its entry points.
+        .target(
+            name: "PlaneKitCLI",
+            dependencies: ["PlaneKit", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // planekit: every command, without the live view's web server (and the Foundation it loads).
+        .executableTarget(name: "planekit", dependencies: ["PlaneKitCLI"]),
+        // planekit-view: the same commands with the live view; planekit hands view commands to it.
+        .executableTarget(name: "planekit-view", dependencies: ["PlaneKitCLI", "PlaneKit", "PlaneKitView"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import PlaneKitStream
 
 /// The live view's web server: one page, its script, Debian's three.js, the current state as
 /// NDJSON, and a WebSocket that pushes the stream's events (see `docs/view.md`).

@@ -1,9 +1,9 @@
 import ArgumentParser
 
 /// The `planekit` command: plane detection, ray casting and placement from the shell.
-@main
-struct PlaneKitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PlaneKitCommand: ParsableCommand {
+    /// The command's name, help text and subcommands.
+    public static let configuration = CommandConfiguration(
         commandName: "planekit",
         abstract: "Find planes in point clouds and depth frames, cast rays against them, place objects on them.",
         discussion: """
@@ -22,4 +22,7 @@ struct PlaneKitCommand: ParsableCommand {
               planekit bench detection --runs 30
             """,
         subcommands: [Analyze.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, Bench.self])
+
+    /// The root command (its subcommands do the work).
+    public init() {}
 }

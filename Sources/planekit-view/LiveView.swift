@@ -1,14 +1,20 @@
+import ArgumentParser
 import FoundationEssentials
 import PlaneKit
+import PlaneKitCLI
 import PlaneKitView
 
 /// The live view as `view` and `stream --view` run it: a ``ViewHub`` watching the stream and
 /// its server started on a task of its own, so the command's thread is left to the stream.
-struct LiveView {
+struct LiveView: LiveViewSession {
     /// The hub to set as the stream runner's observer.
     let hub: ViewHub
     /// Where the page is.
     let url: String
+
+    var observer: any StreamObserver { hub }
+
+    var framesSeen: Int { hub.statistics.frames }
 
     /// Starts the server on `address` and says where the page is on stderr; one line and exit
     /// status 1 when it cannot listen. `command` names the command in messages.
@@ -43,17 +49,10 @@ struct LiveView {
 
     /// Gives connected viewers up to `seconds` to take what is queued for them (the end of the
     /// stream included), so a command that exits at the end of its input does not cut them off.
-    func drain(seconds: Double = 2) {
+    func drain(seconds: Double) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while !hub.isDrained, Date() < deadline { Pause.seconds(0.02) }
         // Their last message may still be in the socket's way out.
         if hub.statistics.viewers > 0 { Pause.seconds(0.2) }
     }
-}
-
-import ArgumentParser
-
-extension ListenAddress: ExpressibleByArgument {
-    /// `ADDR:PORT`, `[IPv6]:PORT` or `PORT` (on loopback).
-    public init?(argument: String) { self.init(parsing: argument) }
 }

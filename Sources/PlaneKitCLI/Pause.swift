@@ -4,9 +4,9 @@ import Glibc
 
 /// Blocking sleeps of the calling thread, without Foundation's `Thread` (see ``CFormat`` for why
 /// the CLI avoids Foundation).
-enum Pause {
+public enum Pause {
     /// Sleeps `seconds` (negative or NaN: not at all), resuming after interruptions by signals.
-    static func seconds(_ seconds: Double) {
+    public static func seconds(_ seconds: Double) {
         guard seconds > 0 else { return }
         let whole = seconds.rounded(.down)
         var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))

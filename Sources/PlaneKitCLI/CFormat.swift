@@ -8,10 +8,10 @@ import Glibc
 /// internationalization libraries and ICU, about 3 ms of every start of the CLI. Numbers are
 /// formatted by the C library's `vsnprintf`, which `String(format:)` itself uses for them;
 /// strings go in by interpolation, with ``padded(_:to:)`` for column widths.
-enum CFormat {
+public enum CFormat {
     /// `format` with `arguments` substituted, as C's `printf` does. Numeric conversions only
     /// (`%d`, `%f`, `%g`, …): a Swift string is not a C argument, so interpolate strings.
-    static func string(_ format: String, _ arguments: any CVarArg...) -> String {
+    public static func string(_ format: String, _ arguments: any CVarArg...) -> String {
         withVaList(arguments) { list in
             var buffer = ContiguousArray<CChar>(repeating: 0, count: 128)
             // vsnprintf consumes the list, so a retry after growing needs a fresh copy of it.

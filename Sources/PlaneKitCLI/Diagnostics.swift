@@ -1,9 +1,9 @@
 import PlaneKit
 
 /// One-line messages on stderr, so stdout stays clean for tables, JSON and streams.
-enum Diagnostics {
+public enum Diagnostics {
     /// Prints `planekit: message` on stderr.
-    static func warn(_ message: String) {
+    public static func warn(_ message: String) {
         StandardError.write("planekit: \(message)\n")
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import PlaneKit
-import PlaneKitView
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
 /// browser.
@@ -44,20 +43,20 @@ struct View: ParsableCommand {
     @OptionGroup var sensor: SensorOption
 
     mutating func run() throws {
-        let view = try LiveView.start(listen, command: "view")
+        let view = try LiveViewLauncher.start(listen, command: "view")
         FreedBuffers.keepForReuse()
         var runner = StreamRunner(source: FileDescriptorSource(), sink: DiscardingByteSink(),
                                   options: .init(maxDepth: range.maxDepth, sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
-        runner.observer = realtime ? PacedObserver(view.hub) : view.hub
+        runner.observer = realtime ? PacedObserver(view.observer) : view.observer
         do {
             try runner.run()
         } catch {
             Diagnostics.warn("view: \(error)")
         }
-        let frames = view.hub.statistics.frames
+        let frames = view.framesSeen
         guard hold else {
-            view.drain()
+            view.drain(seconds: 2)
             return
         }
         Diagnostics.warn("view: input ended after \(frames) frames; serving \(view.url) until interrupted")
@@ -66,14 +65,14 @@ struct View: ParsableCommand {
     }
 }
 
-/// Hands everything on to a hub, and after each frame waits until as much time has passed since
+/// Hands everything on to the view, and after each frame waits until as much time has passed since
 /// the first frame as the frames' timestamps say (`view --realtime`: a generated or recorded
 /// stream otherwise runs many times faster than it was filmed).
 private final class PacedObserver: StreamObserver {
-    private let hub: ViewHub
+    private let hub: any StreamObserver
     private var start: (wall: ContinuousClock.Instant, timestamp: Double)?
 
-    init(_ hub: ViewHub) { self.hub = hub }
+    init(_ hub: any StreamObserver) { self.hub = hub }
 
     func streamRunner(didWrite event: StreamEvent, line: UnsafeRawBufferPointer) {
         hub.streamRunner(didWrite: event, line: line)

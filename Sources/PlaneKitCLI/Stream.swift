@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import PlaneKit
-import PlaneKitView
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is
 /// ``StreamRunner``'s; this is its command line.
@@ -70,7 +69,7 @@ struct Stream: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let liveView = try view.map { try LiveView.start($0, command: "stream") }
+        let liveView = try view.map { try LiveViewLauncher.start($0, command: "stream") }
         FreedBuffers.keepForReuse()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
@@ -78,9 +77,9 @@ struct Stream: ParsableCommand {
                                   options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
                                                  sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
-        runner.observer = liveView?.hub
+        runner.observer = liveView?.observer
         // Viewers get the end of the stream however the run stops.
-        defer { liveView?.drain() }
+        defer { liveView?.drain(seconds: 2) }
         do {
             try runner.run()
         } catch {
