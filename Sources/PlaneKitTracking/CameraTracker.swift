@@ -36,7 +36,7 @@ public struct CameraTracker: Sendable {
         public var keyframeInlierFraction: Float = 0.7
         /// The smallest over the largest eigenvalue of the rotation or translation block of
         /// the equations below which a direction counts as unconstrained.
-        public var minimumConditioning: Double = 0.004
+        public var minimumConditioning: Double = 0.0005
         /// The most a hand-held camera moves between two frames: metres and radians per second,
         /// with at least ``minimumStep`` and ``minimumTurn`` for any frame.
         public var maximumSpeed: Float = 3, maximumTurnRate: Float = 6

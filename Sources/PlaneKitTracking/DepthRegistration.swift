@@ -16,7 +16,7 @@ struct DepthRegistration: Sendable {
         /// Pixel strides of the coarse and fine sample grids.
         var coarseStride = 8, fineStride = 4
         /// Iteration limits on the two grids.
-        var coarseIterations = 6, fineIterations = 5
+        var coarseIterations = 5, fineIterations = 4
         /// A pair whose points are farther apart than this (m) is no pair: at the coarse grid,
         /// then at the fine one.
         var coarseDistance: Float = 0.15, fineDistance: Float = 0.05
@@ -24,9 +24,9 @@ struct DepthRegistration: Sendable {
         var noiseA: Float = 0.001, noiseB: Float = 0.002
         /// Directions whose eigenvalue is below this share of the largest of their block
         /// (rotation or translation) are held at the starting pose.
-        var freeBelow: Double = 0.004
+        var freeBelow: Double = 0.0005
         /// An update smaller than this (radians and metres) ends the iterations on a grid.
-        var convergence: Float = 2e-5
+        var convergence: Float = 5e-5
         /// The defaults.
         init() {}
     }
