@@ -99,26 +99,45 @@ public struct CameraTracker: Sendable {
     /// Tracks an organized frame (camera coordinates: +X right, +Y down, +Z forward; NaN holes)
     /// and returns its estimated pose and the tracking state. `gravity` is the accelerometer's
     /// down direction in camera coordinates, when known (used to level the world on the first
-    /// tracked frame).
+    /// tracked frame; without it the first frame's planes are searched for a floor).
     public mutating func track(frame: PointCloud, intrinsics: PinholeIntrinsics, gravity: SIMD3<Float>? = nil,
                                timestamp: Double) -> CameraEstimate {
-        frame.points.withUnsafeBufferPointer { points in
-            track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, gravity: gravity,
+        var floorUp: SIMD3<Float>?
+        if frameCount == 0, gravity == nil {
+            var cloud = frame
+            cloud.intrinsics = intrinsics
+            floorUp = (try? OrganizedPlaneDetector().detect(in: cloud)).flatMap { CameraTracker.floorNormal(in: $0, cloud: cloud) }
+        }
+        return frame.points.withUnsafeBufferPointer { points in
+            track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,
                   timestamp: timestamp)
         }
     }
 
-    /// Tracks an organized frame given as its points (see ``track(frame:intrinsics:gravity:timestamp:)``).
-    public mutating func track(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                               intrinsics: PinholeIntrinsics, gravity: SIMD3<Float>? = nil,
-                               timestamp: Double) -> CameraEstimate {
+    /// The floor among a frame's detected planes (camera coordinates): the largest plane facing
+    /// up within 40° of the camera's −Y, at least 30 cm below the camera, holding at least a
+    /// twentieth of the frame's valid points. Its normal (towards the camera) is up.
+    static func floorNormal(in detection: PlaneDetectionResult, cloud: PointCloud) -> SIMD3<Float>? {
+        let valid = cloud.finiteCount
+        let floor = detection.planes.filter { plane in
+            let n = plane.normal.y < 0 ? plane.normal : -plane.normal
+            return n.y < -0.766 && abs(plane.offset) >= 0.3 && plane.centroid.y > 0 && plane.pointCount * 20 >= valid
+        }.max { $0.pointCount < $1.pointCount }
+        guard let floor else { return nil }
+        return floor.normal.y < 0 ? floor.normal : -floor.normal
+    }
+
+    /// Tracks an organized frame given as its points; `up` (camera coordinates) levels the world
+    /// on the first frame.
+    private mutating func track(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?, timestamp: Double) -> CameraEstimate {
         frameCount += 1
         let previousTime = self.timestamp ?? timestamp
         let elapsed = max(0, timestamp - previousTime)
         self.timestamp = timestamp
         registration.sample(points: points, width: width, height: height)
         if keyframes.isEmpty {
-            start(points: points, width: width, height: height, intrinsics: intrinsics, gravity: gravity)
+            start(points: points, width: width, height: height, intrinsics: intrinsics, up: up)
             return estimate
         }
         guard registration.sampleCount >= configuration.minimumSamples else {
@@ -188,10 +207,11 @@ public struct CameraTracker: Sendable {
 
     // MARK: Steps
 
-    /// The first tracked frame: the world is levelled (gravity, else the floor) or, after frames
-    /// with given poses, continues from the last of them; the frame becomes the first keyframe.
+    /// The first tracked frame: the world is levelled (`up`: against gravity, else the floor) or,
+    /// after frames with given poses, continues from the last of them; the frame becomes the
+    /// first keyframe.
     private mutating func start(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                                intrinsics: PinholeIntrinsics, gravity: SIMD3<Float>?) {
+                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?) {
         guard registration.sampleCount >= configuration.minimumSamples else {
             state = .limited(.insufficientFeatures)
             return
@@ -199,8 +219,6 @@ public struct CameraTracker: Sendable {
         var keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
                                      frame: frameCount - 1)
         if frameCount == 1 {
-            // Up in camera coordinates: against gravity, else the floor's normal.
-            let up = gravity.map { -$0 } ?? keyframe.floorNormal()
             if let up, let rotation = WorldLevelling.rotation(cameraUp: up) {
                 levelledUp = up.normalized
                 pose = Transform(rotation: rotation, translation: .zero)

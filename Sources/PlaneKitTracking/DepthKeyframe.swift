@@ -128,36 +128,4 @@ struct DepthKeyframe: Sendable {
             }
         }
     }
-
-    /// The keyframe's floor-like surface: the mean normal (camera coordinates, pointing up
-    /// towards the camera) of the largest group of points whose normals point within 40° of
-    /// the camera's −Y and that lie at least 30 cm below it, when that group holds at least
-    /// `fraction` of the keyframe's points. A camera held upright looks at the floor this way.
-    func floorNormal(fraction: Float = 0.1) -> SIMD3<Float>? {
-        guard validCount > 0 else { return nil }
-        var sum = SIMD3<Float>.zero
-        var count = 0
-        vertices.withUnsafeBufferPointer { vs in
-            normals.withUnsafeBufferPointer { ns in
-                for i in vs.indices where vs[i].z > 0 && vs[i].y > 0.3 && ns[i].y < -0.766 {
-                    sum += ns[i]
-                    count += 1
-                }
-            }
-        }
-        guard Float(count) >= fraction * Float(validCount), let mean = sum.normalized else { return nil }
-        // Refine: the points within 10° of the mean (one surface, not a slope of several).
-        var refined = SIMD3<Float>.zero
-        var kept = 0
-        vertices.withUnsafeBufferPointer { vs in
-            normals.withUnsafeBufferPointer { ns in
-                for i in vs.indices where vs[i].z > 0 && vs[i].y > 0.3 && dot(ns[i], mean) > 0.985 {
-                    refined += ns[i]
-                    kept += 1
-                }
-            }
-        }
-        guard Float(kept) >= fraction * Float(validCount) else { return nil }
-        return refined.normalized
-    }
 }

@@ -39,7 +39,7 @@ import Testing
                 let object = try JSONSerialization.jsonObject(with: Data(line.bytes)) as! [String: Any]
                 #expect(object["tracking"] as? String == "normal")
                 #expect(object["frame"] as? Int == e.frame)
-                #expect((object["transform"] as? [String: Any])?["columnMajor"] as? [Double] == e.transform.columnMajor.map(Double.init))
+                #expect(((object["transform"] as? [String: Any])?["columnMajor"] as? [Double])?.map(Float.init) == e.transform.columnMajor)
             case .error:
                 Issue.record("no errors expected")
             }
