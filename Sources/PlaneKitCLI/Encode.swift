@@ -128,7 +128,7 @@ struct Encode: ParsableCommand {
             }
             return raw.samples.withUnsafeBufferPointer {
                 StreamFrame.depth16(samples: $0, intrinsics: intrinsics, depthScale: scale, maxDepth: options.maxDepth,
-                                    timestamp: fps == nil ? sidecar?.timestamp ?? counted : counted, pose: pose ?? sidecar?.pose ?? .identity)
+                                    timestamp: fps == nil ? sidecar?.timestamp ?? counted : counted, pose: pose ?? sidecar?.pose)
             }
         case .pcd, .ply, .xyz:
             // The points go into the frame as the file has them; the range travels in its header.

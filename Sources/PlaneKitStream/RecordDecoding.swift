@@ -77,15 +77,23 @@ enum RecordDecoding {
         } else if encoding.isDepth {
             throw HeaderProblem("a \(encoding.rawValue) frame needs \"intrinsics\" {fx, fy, cx, cy}")
         }
-        var pose = Transform.identity
+        var pose: Transform?
         if let numbers = try fields.floats("pose", count: 16) {
             guard let rigid = Transform(columnMajor: numbers) else {
                 throw HeaderProblem("\"pose\" is not a rigid transform (column-major 4×4: a rotation, a translation, bottom row 0 0 0 1)")
             }
             pose = rigid
         }
+        var gravity: SIMD3<Float>?
+        if let g = try fields.floats("gravity", count: 3) {
+            let down = SIMD3(g[0], g[1], g[2])
+            guard down.normalized != nil else {
+                throw HeaderProblem("\"gravity\" must be a non-zero direction [x, y, z] (the accelerometer's down, camera coordinates)")
+            }
+            gravity = down
+        }
         return StreamFrame(timestamp: timestamp, width: width, height: height, encoding: encoding, depthScale: depthScale,
-                           maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, payload: [])
+                           maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, gravity: gravity, payload: [])
     }
 
     static func raycast(_ fields: HeaderFields) throws(HeaderProblem) -> RaycastRecord {

@@ -7,6 +7,8 @@ import PlaneKitTracking
 /// record. Every event belongs to a frame: the latest one when it answers a command, −1 before
 /// the first.
 public enum StreamEvent: Sendable {
+    /// The camera's pose and tracking state, first for every frame.
+    case camera(CameraEvent)
     /// A plane, object or mapping change reported by the session.
     case session(SessionEvent)
     /// The focus indicator after a frame.
@@ -19,6 +21,7 @@ public enum StreamEvent: Sendable {
     /// The event's `event` field: `planeAdded`, `focus`, `hit`, `error`, ….
     public var name: String {
         switch self {
+        case .camera: "camera"
         case .session(let e): e.name
         case .focus: "focus"
         case .hit: "hit"
@@ -29,6 +32,7 @@ public enum StreamEvent: Sendable {
     /// The frame it belongs to (0-based; −1 before the first frame).
     public var frame: Int {
         switch self {
+        case .camera(let e): e.frame
         case .session(let e): e.frame
         case .focus(let e): e.frame
         case .hit(let e): e.frame
@@ -39,6 +43,7 @@ public enum StreamEvent: Sendable {
     /// That frame's timestamp (s).
     public var timestamp: Double {
         switch self {
+        case .camera(let e): e.timestamp
         case .session(let e): e.timestamp
         case .focus(let e): e.timestamp
         case .hit(let e): e.timestamp

@@ -13,6 +13,7 @@ extension JSONLineWriter {
     public mutating func write(_ event: StreamEvent) {
         reset()
         switch event {
+        case .camera(let e): write(e)
         case .session(let e): write(e)
         case .focus(let e): write(e)
         case .hit(let e): write(e)
@@ -50,6 +51,17 @@ extension JSONLineWriter {
     private mutating func fields(mergedInto: PlaneIdentifier?, timestamp: Double) {
         if let mergedInto { field("mergedInto", mergedInto.description) }
         field("timestamp", timestamp)
+    }
+
+    private mutating func write(_ e: CameraEvent) {
+        beginObject()
+        field("event", "camera")
+        field("frame", e.frame)
+        if let reason = e.tracking.reason { field("reason", reason.rawValue) }
+        field("timestamp", e.timestamp)
+        field("tracking", e.tracking.name)
+        field("transform", e.transform)
+        endObject()
     }
 
     private mutating func write(_ e: FocusEvent) {

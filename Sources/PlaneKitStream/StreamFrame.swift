@@ -21,6 +21,11 @@ public struct StreamFrame: Sendable {
     public var intrinsics: PinholeIntrinsics?
     /// World-from-camera transform (identity when the record has none).
     public var pose: Transform
+    /// `true` when the record gives ``pose``; a frame without one is tracked from its depth.
+    public var isPoseGiven: Bool
+    /// The accelerometer's down direction in camera coordinates (`gravity`), when the record
+    /// gives it: finite and not zero, any length.
+    public var gravity: SIMD3<Float>?
     /// The pixels, exactly ``byteCount`` bytes in the layout of ``encoding``.
     ///
     /// The reader reuses this storage for the next frame when nothing else holds on to it, so
@@ -31,10 +36,11 @@ public struct StreamFrame: Sendable {
     public static let defaultDepthScale: Float = 0.001
 
     /// A frame from its parts. `payload` must hold `width × height × bytesPerPixel` bytes
-    /// (checked by ``StreamRecordWriter`` and the reader, not here).
+    /// (checked by ``StreamRecordWriter`` and the reader, not here). Without `pose` the frame is
+    /// tracked from its depth.
     public init(timestamp: Double, width: Int, height: Int, encoding: FrameEncoding,
                 depthScale: Float = StreamFrame.defaultDepthScale, maxDepth: Float? = nil, intrinsics: PinholeIntrinsics?,
-                pose: Transform = .identity, payload: [UInt8]) {
+                pose: Transform? = nil, gravity: SIMD3<Float>? = nil, payload: [UInt8]) {
         self.timestamp = timestamp
         self.width = width
         self.height = height
@@ -42,7 +48,9 @@ public struct StreamFrame: Sendable {
         self.depthScale = depthScale
         self.maxDepth = maxDepth
         self.intrinsics = intrinsics
-        self.pose = pose
+        self.pose = pose ?? .identity
+        isPoseGiven = pose != nil
+        self.gravity = gravity
         self.payload = payload
     }
 
@@ -62,7 +70,7 @@ extension StreamFrame {
     /// A `depth16` frame of raw samples (`depth = sample × depthScale` metres; 0 and 65 535 =
     /// none), with an optional maximum range.
     public static func depth16(samples: UnsafeBufferPointer<UInt16>, intrinsics: PinholeIntrinsics, depthScale: Float,
-                               maxDepth: Float? = nil, timestamp: Double, pose: Transform = .identity) -> StreamFrame {
+                               maxDepth: Float? = nil, timestamp: Double, pose: Transform? = nil) -> StreamFrame {
         let payload = [UInt8](unsafeUninitializedCapacity: samples.count * 2) { bytes, initialized in
             for i in samples.indices {
                 let s = samples[i]
@@ -77,7 +85,7 @@ extension StreamFrame {
 
     /// A `depth32f` frame of depths in metres (0 or NaN = none).
     public static func depth32f(depths: UnsafeBufferPointer<Float>, intrinsics: PinholeIntrinsics,
-                                timestamp: Double, pose: Transform = .identity) -> StreamFrame {
+                                timestamp: Double, pose: Transform? = nil) -> StreamFrame {
         let payload = [UInt8](unsafeUninitializedCapacity: depths.count * 4) { bytes, initialized in
             let raw = UnsafeMutableRawBufferPointer(bytes)
             for i in depths.indices {
@@ -91,7 +99,8 @@ extension StreamFrame {
 
     /// An `xyz32f` frame of an organized cloud's points (camera frame, NaN = none), with the
     /// cloud's intrinsics when it has them and an optional maximum range. `nil` when the cloud is
-    /// not organized.
+    /// not organized. The pose is `pose`, else the cloud's sensor pose when it is not the identity
+    /// (a PCD's `VIEWPOINT`), else none (tracked).
     public static func xyz32f(cloud: PointCloud, timestamp: Double, pose: Transform? = nil, maxDepth: Float? = nil) -> StreamFrame? {
         guard cloud.isOrganized else { return nil }
         let count = cloud.count
@@ -108,6 +117,6 @@ extension StreamFrame {
             initialized = count * 12
         }
         return StreamFrame(timestamp: timestamp, width: cloud.width, height: cloud.height, encoding: .xyz32f,
-                           maxDepth: maxDepth, intrinsics: cloud.intrinsics, pose: pose ?? cloud.sensorPose, payload: payload)
+                           maxDepth: maxDepth, intrinsics: cloud.intrinsics, pose: pose ?? (cloud.sensorPose == .identity ? nil : cloud.sensorPose), payload: payload)
     }
 }

@@ -20,6 +20,8 @@ public struct StreamProcessor: Sendable {
     public private(set) var latestCloud: PointCloud?
     /// The maximum range in metres for frames whose record gives no `maxDepth`, or `nil` for none.
     public let defaultMaxDepth: Float?
+    /// Estimates the pose of frames that come without one.
+    public private(set) var cameraTracker = CameraTracker()
     private var decoder = FrameDecoder()
 
     /// A processor with a fresh session; `defaultMaxDepth` (positive and finite, or `nil`) is the
@@ -60,8 +62,24 @@ public struct StreamProcessor: Sendable {
             guard let intrinsics = cloud.intrinsics ?? frame.intrinsics ?? cloud.estimatedIntrinsics() else {
                 throw ProcessingProblem("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")
             }
+            // A frame the session will refuse (its rules, checked first) must not move the tracker:
+            // let the session say what is wrong with it.
+            let timely = frame.timestamp.isFinite && (session.frameIndex < 0 || frame.timestamp >= session.timestamp)
+            guard timely, cloud.isOrganized, cloud.width == intrinsics.width, cloud.height == intrinsics.height else {
+                _ = try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+                throw ProcessingProblem("frame refused")
+            }
+            // The frame's pose: its own, or tracked from its depth.
+            let camera = frame.isPoseGiven
+                ? cameraTracker.follow(givenPose: frame.pose, timestamp: frame.timestamp)
+                : cameraTracker.track(frame: cloud, intrinsics: intrinsics, gravity: frame.gravity, timestamp: frame.timestamp)
+            let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: camera.transform,
+                                                   timestamp: frame.timestamp)
+            if let detection = session.latestDetection { cameraTracker.refineKeyframe(with: detection) }
+            events.append(.camera(CameraEvent(frame: session.frameIndex, timestamp: session.timestamp, transform: camera.transform,
+                                              tracking: camera.tracking)))
             var focusChange: FocusState?
-            for event in try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp) {
+            for event in sessionEvents {
                 // The indicator gets one event per frame below, saying whether its state changed.
                 if case .focus(let from, _) = event.kind {
                     focusChange = from

@@ -45,7 +45,8 @@ public struct StreamRecordWriter<Sink: ByteSink> {
                 line.field("cy", k.cy)
                 line.endObject()
             }
-            if frame.pose != .identity { line.field("pose", frame.pose.columnMajor) }
+            if frame.isPoseGiven { line.field("pose", frame.pose.columnMajor) }
+            if let gravity = frame.gravity { line.field("gravity", gravity) }
             line.field("bytes", frame.byteCount)
         case let .tap(tap):
             line.field("x", tap.pixel.x)

@@ -2,23 +2,9 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
 
-/// The two messages the view adds to a stream's own events for each frame (see
-/// `docs/view.md`): `camera`, the frame's camera pose, and `points`, the frame's depth as a
-/// decimated set of world points.
+/// The message the view adds to a stream's own events for a frame (see `docs/view.md`):
+/// `points`, the frame's depth as a decimated set of world points.
 public enum FrameMessages {
-    /// `{"event":"camera","frame":N,"timestamp":t,"transform":{"columnMajor":[…]}}`, the
-    /// world-from-camera pose of the frame.
-    public static func camera(frame: Int, timestamp: Double, pose: Transform) -> String {
-        var line = JSONLineWriter(capacity: 256)
-        line.beginObject()
-        line.field("event", "camera")
-        line.field("frame", frame)
-        line.field("timestamp", timestamp)
-        line.field("transform", pose)
-        line.endObject()
-        return line.text
-    }
-
     /// The pixel step that leaves about `target` points of a `width`×`height` image (at least 1).
     public static func step(width: Int, height: Int, target: Int) -> Int {
         let ratio = Double(width * height) / Double(max(target, 1))

@@ -192,7 +192,8 @@ public final class ViewHub: StreamObserver, Sendable {
         }
     }
 
-    /// After a frame adds its `camera` message (and `points` when due); then wakes the viewers.
+    /// After a frame adds its `points` message when due (its `camera` event came with the
+    /// stream's events); then wakes the viewers.
     public func streamRunner(didCarryOut record: StreamRecord, processor: StreamProcessor) {
         let start = ViewHub.threadCPUTime()
         defer { account(since: start) }
@@ -202,14 +203,9 @@ public final class ViewHub: StreamObserver, Sendable {
             }
             return
         }
-        let session = processor.session
-        guard let camera = session.camera else { return }
-        let cameraLine = FrameMessages.camera(frame: session.frameIndex, timestamp: session.timestamp, pose: camera.pose)
         let now = ContinuousClock.now
         let pointsDue = shared.withLock { s -> Bool in
             s.statistics.frames += 1
-            s.state.applyCamera(frame: session.frameIndex, timestamp: session.timestamp, position: camera.position, line: cameraLine)
-            for i in s.viewers.indices { s.viewers[i].queue.push(cameraLine) }
             guard !s.viewers.isEmpty else { return false }
             if let last = s.lastPoints, now - last < options.pointInterval { return false }
             s.lastPoints = now

@@ -61,13 +61,15 @@ public struct ViewState: Sendable {
             }
         case .focus:
             focus = line
+        case .camera(let e):
+            applyCamera(frame: e.frame, timestamp: e.timestamp, position: e.transform.translation, line: line)
         case .hit, .error:
             break
         }
     }
 
-    /// Takes in a frame's `camera` line and the camera's position.
-    public mutating func applyCamera(frame: Int, timestamp: Double, position: SIMD3<Float>, line: String) {
+    /// Takes in a frame's `camera` line and the camera's position (kept on the path).
+    mutating func applyCamera(frame: Int, timestamp: Double, position: SIMD3<Float>, line: String) {
         if frame > self.frame { (self.frame, self.timestamp) = (frame, timestamp) }
         camera = line
         guard frame % pathStride == 0 else { return }

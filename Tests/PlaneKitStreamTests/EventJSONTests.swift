@@ -35,6 +35,11 @@ import Testing
                 let object = try JSONSerialization.jsonObject(with: Data(line.bytes)) as! [String: Any]
                 #expect(object["state"] as? String == e.state.rawValue)
                 #expect(object["frame"] as? Int == e.frame)
+            case .camera(let e):
+                let object = try JSONSerialization.jsonObject(with: Data(line.bytes)) as! [String: Any]
+                #expect(object["tracking"] as? String == "normal")
+                #expect(object["frame"] as? Int == e.frame)
+                #expect(((object["transform"] as? [String: Any])?["columnMajor"] as? [Double])?.map(Float.init) == e.transform.columnMajor)
             case .error:
                 Issue.record("no errors expected")
             }

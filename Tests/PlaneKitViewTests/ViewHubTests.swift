@@ -52,7 +52,7 @@ import Testing
     func pathThinning() {
         var state = ViewState(pathLimit: 8)
         for frame in 0..<40 {
-            state.applyCamera(frame: frame, timestamp: Double(frame), position: SIMD3(Float(frame), 0, 0), line: "")
+            state.apply(.camera(CameraEvent(frame: frame, timestamp: Double(frame), transform: Transform(translation: SIMD3(Float(frame), 0, 0)), tracking: .normal)), line: "")
         }
         #expect(state.path.count <= 8)
         #expect(state.path.first == SIMD3(0, 0, 0))

@@ -1,0 +1,203 @@
+import ArgumentParser
+import FoundationEssentials
+import PlaneKit
+
+/// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
+/// reference poses, time per frame and position RMSE, next to Open3D's frame-to-frame
+/// point-to-plane ICP on the same frames in the same run.
+struct BenchTracking: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tracking",
+        abstract: "Track the camera from depth alone; RMSE against reference poses and time per frame, next to Open3D.",
+        discussion: """
+            Without --sequence: generated walks (SyntheticSequence, seeds --seed …, --frames \
+            each, 30 fps, Kinect noise), the true poses as reference. With --sequence DIR: a \
+            recorded walk in the TUM RGB-D layout (depth.txt, groundtruth.txt, depth/*.png at \
+            5000 units per metre), its first --frames depth frames that have a reference pose \
+            within 20 ms.
+
+            Each frame's cloud goes to CameraTracker without its pose; the time of track() alone \
+            is measured (one thread) and the median reported, with the position RMSE of the \
+            estimated poses after moving them rigidly so that the first matches the reference, \
+            the largest error, and how many frames were not tracked normally.
+
+            With --python, the same frames (as depth PNGs) go to \
+            scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
+            2 cm voxels, timed the same way; its RMSE is computed here alike. \
+            scripts/bench-tracking.sh sets up the Python side.
+
+              swift build -c release && .build/release/planekit bench tracking --no-open3d
+              scripts/bench-tracking.sh --sequence ../shared/data/tum/rgbd_dataset_freiburg1_xyz
+            """)
+
+    @Option(help: "Frames per walk (the first this many of a recorded sequence).")
+    var frames = 600
+
+    @Option(help: "Seeds of the generated walks.")
+    var seed: [UInt64] = [1]
+
+    @Option(help: ArgumentHelp("A recorded walk in the TUM RGB-D layout instead of generated ones.", valueName: "DIR"))
+    var sequence: String?
+
+    @Option(help: ArgumentHelp("Intrinsics of the recorded walk (default: from its folder name).", valueName: "fx,fy,cx,cy"))
+    var intrinsics: String?
+
+    @Option(help: "Metres per depth unit of the recorded walk.")
+    var depthScale: Float = 0.0002
+
+    @Option(help: ArgumentHelp("Python with open3d and numpy, for the comparison.", valueName: "PATH"))
+    var python = ".build-venv/bin/python3"
+
+    @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
+    var script = "scripts/bench_open3d_tracking.py"
+
+    @Flag(help: "Time PlaneKit alone.")
+    var noOpen3d = false
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    mutating func run() throws {
+        guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        if BuildConfiguration.isDebug {
+            Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
+        }
+        var walks: [TrackingWalk] = []
+        if let sequence {
+            var given: PinholeIntrinsics?
+            if let intrinsics {
+                let n = intrinsics.split(separator: ",").compactMap { Float($0) }
+                guard n.count == 4, let k = PinholeIntrinsics(fx: n[0], fy: n[1], cx: n[2], cy: n[3], width: 640, height: 480) else {
+                    throw ValidationError("--intrinsics needs fx,fy,cx,cy with positive focal lengths")
+                }
+                given = k
+            }
+            guard depthScale > 0, depthScale.isFinite else { throw ValidationError("--depth-scale must be positive") }
+            walks = [try TrackingWalk(tumFolder: sequence, limit: frames, intrinsics: given, depthScale: depthScale)]
+        } else {
+            walks = seed.map { TrackingWalk(seed: $0, frames: frames) }
+        }
+        var reports: [TrackingBenchReport] = []
+        for walk in walks {
+            var report = try BenchTracking.trackPlaneKit(walk)
+            if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
+            reports.append(report)
+            if !json { print(report.line) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        }
+    }
+
+    /// Tracks every frame of `walk` without its pose.
+    static func trackPlaneKit(_ walk: TrackingWalk) throws -> TrackingBenchReport {
+        var tracker = CameraTracker()
+        let detector = OrganizedPlaneDetector()
+        var workspace = RenderWorkspace()
+        var estimated: [Transform] = [], times: [Double] = []
+        var limited = 0, lost = 0
+        for index in 0..<walk.count {
+            let frame = try walk.frame(index, workspace: &workspace)
+            let start = ContinuousClock.now
+            let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, timestamp: frame.timestamp)
+            times.append((ContinuousClock.now - start).milliseconds)
+            // A session detects planes in every frame anyway; a new keyframe takes them (not timed).
+            if tracker.madeKeyframe {
+                var cloud = frame.cloud
+                cloud.intrinsics = frame.intrinsics
+                tracker.refineKeyframe(with: try detector.detect(in: cloud))
+            }
+            estimated.append(estimate.transform)
+            if estimate.tracking != .normal { limited += 1 }
+            if estimate.tracking == .limited(.relocalizing) { lost += 1 }
+        }
+        let error = TrajectoryError(estimated: estimated, reference: walk.referencePoses())
+        return TrackingBenchReport(walk: walk.name, frames: walk.count, keyframes: tracker.keyframeCount,
+                                   medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
+                                   maximumError: error?.maximum ?? .nan, notNormal: limited, relocalizing: lost)
+    }
+
+    private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw ValidationError("no Python at \(python) (run scripts/bench-tracking.sh, or pass --python)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planekit-tracking-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var workspace = RenderWorkspace()
+        let paths = try (0..<walk.count).map { try walk.depthPNG($0, folder: folder, workspace: &workspace) }
+        let k = walk.intrinsics
+        let manifest = Open3DTrackingManifest(
+            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02,
+            intrinsics: .init(width: k.width, height: k.height, fx: Double(k.fx), fy: Double(k.fy), cx: Double(k.cx), cy: Double(k.cy)))
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        try JSONEncoder().encode(manifest).write(to: manifestURL)
+        let singleThreaded = Dictionary(uniqueKeysWithValues: ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"].map { ($0, "1") })
+        let outcome = try ChildProcess.run(python, [script, manifestURL.path], overrides: singleThreaded)
+        guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
+        let line = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let theirs = try JSONDecoder().decode(Open3DTrackingFigures.self, from: Data(line.utf8))
+        let poses = theirs.poses.compactMap { Transform(columnMajor: $0, tolerance: 1e-2) }
+        guard poses.count == walk.count else { throw ValidationError("Open3D gave \(poses.count) poses for \(walk.count) frames") }
+        let error = TrajectoryError(estimated: poses, reference: walk.referencePoses())
+        report.open3dVersion = theirs.open3d
+        report.open3dMedianMilliseconds = theirs.medianSeconds * 1000
+        report.open3dRMSE = error?.rmse
+        report.open3dMaximumError = error?.maximum
+    }
+}
+
+/// What the Open3D script prints.
+private struct Open3DTrackingFigures: Decodable {
+    let open3d: String
+    let medianSeconds: Double
+    let poses: [[Float]]
+}
+
+/// One walk's figures.
+struct TrackingBenchReport: Encodable {
+    let walk: String
+    let frames: Int
+    let keyframes: Int
+    let medianMilliseconds: Double
+    let rmse: Float
+    let maximumError: Float
+    let notNormal: Int
+    let relocalizing: Int
+    var open3dVersion: String?
+    var open3dMedianMilliseconds: Double?
+    var open3dRMSE: Float?
+    var open3dMaximumError: Float?
+
+    /// One line of the table.
+    var line: String {
+        var text = "\(walk): " + CFormat.string("%d frames, PlaneKit %.2f ms/frame, RMSE %.2f cm (max %.2f cm), %d keyframes, %d frames not normal (%d relocalizing)",
+                                                 frames, medianMilliseconds, rmse * 100, maximumError * 100, keyframes, notNormal, relocalizing)
+        if let open3dMedianMilliseconds, let open3dRMSE, let open3dMaximumError {
+            text += "; Open3D \(open3dVersion ?? "?") " + CFormat.string("point-to-plane ICP (2 cm voxels, frame to frame) %.1f ms/frame, RMSE %.2f cm (max %.2f cm)",
+                                                                  open3dMedianMilliseconds, open3dRMSE * 100, open3dMaximumError * 100)
+        }
+        return text
+    }
+}
+
+/// What the Open3D tracking script reads (scripts/bench_open3d_tracking.py): the frames' depth
+/// PNGs, their scale, the voxel size and the intrinsics.
+private struct Open3DTrackingManifest: Encodable {
+    /// The camera's intrinsics.
+    struct Intrinsics: Encodable {
+        let width: Int
+        let height: Int
+        let fx: Double
+        let fy: Double
+        let cx: Double
+        let cy: Double
+    }
+
+    let frames: [String]
+    let depthScale: Double
+    let voxel: Double
+    let intrinsics: Intrinsics
+}

@@ -1,0 +1,322 @@
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitInput
+
+/// Estimates the camera's pose from depth alone, frame after frame (frame to model): each frame
+/// is registered by point-to-plane ICP (``DepthRegistration``) against a keyframe of what was
+/// mapped so far, the nearest one to where the camera is; a new keyframe is made when the
+/// camera has moved away from all of them.
+///
+/// The world's +Y is up: from the first tracked frame's gravity (the accelerometer's down, in
+/// camera coordinates) when given, else from the floor it sees (a large surface below the
+/// camera facing up); without either, the first frame's camera frame is the world.
+///
+/// A frame that does not register — too few pairs, residuals too large, equations that cannot
+/// be solved — or that would move the camera implausibly far loses the track: its pose stays
+/// the last one known, the state says ``TrackingState/Reason/relocalizing`` (or
+/// ``TrackingState/Reason/excessiveMotion``), and later frames are registered against every
+/// keyframe in turn until one fits. The pose never jumps without a registration behind it.
+public struct CameraTracker: Sendable {
+    /// Settings of the tracker.
+    public struct Configuration: Sendable {
+        /// A new keyframe is needed when the camera is this far (m) from the active one…
+        public var keyframeDistance: Float = 0.1
+        /// …or has turned this much (radians) from it.
+        public var keyframeAngle: Float = 10 * .pi / 180
+        /// At most this many keyframes are kept (the oldest that is not in use goes first).
+        public var maximumKeyframes = 64
+        /// Fewer valid sample points than this (every 4th pixel of every 4th row) is too little
+        /// to track.
+        public var minimumSamples = 300
+        /// A registration whose inliers are fewer than this share of the sample points failed.
+        public var minimumInlierFraction: Float = 0.4
+        /// A relocalization must do better than this share.
+        public var relocalizationInlierFraction: Float = 0.55
+        /// Below this inlier share the active keyframe is replaced even if the camera is near it.
+        public var keyframeInlierFraction: Float = 0.7
+        /// The smallest over the largest eigenvalue of the rotation or translation block of
+        /// the equations below which a direction counts as unconstrained.
+        public var minimumConditioning: Double = 0.0005
+        /// The most a hand-held camera moves between two frames: metres and radians per second,
+        /// with at least ``minimumStep`` and ``minimumTurn`` for any frame.
+        public var maximumSpeed: Float = 3, maximumTurnRate: Float = 6
+        /// Allowance per frame whatever the frame rate (m, radians).
+        public var minimumStep: Float = 0.1, minimumTurn: Float = 0.2
+        /// Keyframes tried per frame while relocalizing.
+        public var relocalizationAttempts = 3
+        /// The ICP settings.
+        var registration = DepthRegistration.Configuration()
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// The tracking state after the latest frame.
+    public private(set) var state: TrackingState = .notAvailable
+    /// The latest frame's world-from-camera pose (identity before the first frame).
+    public private(set) var pose: Transform = .identity
+    /// Frames seen (tracked or given).
+    public private(set) var frameCount = 0
+    /// The number of keyframes mapped.
+    public var keyframeCount: Int { keyframes.count }
+    /// The world's up in the first tracked frame's camera coordinates when it came from gravity
+    /// or the floor, `nil` when it is not known.
+    public private(set) var levelledUp: SIMD3<Float>?
+
+    private var registration: DepthRegistration
+    private var keyframes: [DepthKeyframe] = []
+    private var active = 0
+    /// The recent reliable motion, for the next prediction.
+    private var motion = MotionModel()
+    private var timestamp: Double?
+    private var relocalizationCursor = 0
+    private var lost = false
+    /// Set once the newest keyframe was refined with its frame's planes.
+    private var keyframesRefined = false
+
+    /// A tracker with nothing mapped.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        registration = DepthRegistration(configuration: configuration.registration)
+    }
+
+    /// Takes a frame whose pose is known from elsewhere: that pose is used as it is and
+    /// tracking is ``TrackingState/normal``. A later frame without a pose starts from it.
+    public mutating func follow(givenPose: Transform, timestamp: Double) -> CameraEstimate {
+        frameCount += 1
+        motion.reset()
+        pose = givenPose
+        self.timestamp = timestamp
+        state = .normal
+        // What was mapped under tracked poses may not agree with the given ones: start afresh.
+        keyframes.removeAll()
+        lost = false
+        return CameraEstimate(transform: pose, tracking: state, isGiven: true)
+    }
+
+    /// Tracks an organized frame (camera coordinates: +X right, +Y down, +Z forward; NaN holes)
+    /// and returns its estimated pose and the tracking state. `gravity` is the accelerometer's
+    /// down direction in camera coordinates, when known (used to level the world on the first
+    /// tracked frame; without it the first frame's planes are searched for a floor).
+    public mutating func track(frame: PointCloud, intrinsics: PinholeIntrinsics, gravity: SIMD3<Float>? = nil,
+                               timestamp: Double) -> CameraEstimate {
+        var floorUp: SIMD3<Float>?
+        if frameCount == 0, gravity == nil {
+            var cloud = frame
+            cloud.intrinsics = intrinsics
+            floorUp = (try? OrganizedPlaneDetector().detect(in: cloud)).flatMap { CameraTracker.floorNormal(in: $0, cloud: cloud) }
+        }
+        return frame.points.withUnsafeBufferPointer { points in
+            track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,
+                  timestamp: timestamp)
+        }
+    }
+
+    /// The floor among a frame's detected planes (camera coordinates): the largest plane facing
+    /// up within 40° of the camera's −Y, at least 30 cm below the camera, holding at least a
+    /// twentieth of the frame's valid points. Its normal (towards the camera) is up.
+    static func floorNormal(in detection: PlaneDetectionResult, cloud: PointCloud) -> SIMD3<Float>? {
+        let valid = cloud.finiteCount
+        let floor = detection.planes.filter { plane in
+            let n = plane.normal.y < 0 ? plane.normal : -plane.normal
+            return n.y < -0.766 && abs(plane.offset) >= 0.3 && plane.centroid.y > 0 && plane.pointCount * 20 >= valid
+        }.max { $0.pointCount < $1.pointCount }
+        guard let floor else { return nil }
+        return floor.normal.y < 0 ? floor.normal : -floor.normal
+    }
+
+    /// Tracks an organized frame given as its points; `up` (camera coordinates) levels the world
+    /// on the first frame.
+    private mutating func track(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?, timestamp: Double) -> CameraEstimate {
+        frameCount += 1
+        let previousTime = self.timestamp ?? timestamp
+        let elapsed = max(0, timestamp - previousTime)
+        self.timestamp = timestamp
+        registration.sample(points: points, width: width, height: height)
+        if keyframes.isEmpty {
+            start(points: points, width: width, height: height, intrinsics: intrinsics, up: up)
+            return estimate
+        }
+        guard registration.sampleCount >= configuration.minimumSamples else {
+            // Nothing to register: keep the last pose and say why.
+            state = lost ? .limited(.relocalizing) : .limited(.insufficientFeatures)
+            motion.reset()
+            return estimate
+        }
+        if lost {
+            relocalize()
+            return estimate
+        }
+        let predicted = motion.predict(from: pose, previousTime: previousTime, to: timestamp)
+        let keyframe = keyframes[active]
+        let result = registration.register(to: keyframe, initial: keyframe.pose.inverse * predicted)
+        guard accepts(result, fraction: configuration.minimumInlierFraction) else {
+            lost = true
+            motion.reset()
+            relocalize()
+            return estimate
+        }
+        let estimated = (keyframe.pose * result.transform).orthonormalized
+        let step = pose.inverse * estimated
+        let allowedStep = max(configuration.minimumStep, configuration.maximumSpeed * Float(elapsed))
+        let allowedTurn = max(configuration.minimumTurn, configuration.maximumTurnRate * Float(elapsed))
+        guard length(step.translation) <= allowedStep, step.rotationAngle <= allowedTurn else {
+            // Implausible: keep the last pose and look for the camera again from the next frame.
+            state = .limited(.excessiveMotion)
+            lost = true
+            motion.reset()
+            return estimate
+        }
+        pose = estimated
+        if !isConstrained(result) {
+            // Some direction is free (a floor and one wall): the pose along it is only the
+            // prediction, which keeps the motion of the last well-constrained frames. The map
+            // still follows, so the track is not lost when the view moves on.
+            state = .limited(.insufficientFeatures)
+            updateKeyframes(points: points, width: width, height: height, intrinsics: intrinsics, result: result)
+            return estimate
+        }
+        motion.record(pose, at: timestamp)
+        state = .normal
+        updateKeyframes(points: points, width: width, height: height, intrinsics: intrinsics, result: result)
+        return estimate
+    }
+
+    /// `true` when the latest frame became a keyframe (its plane detection, given to
+    /// ``refineKeyframe(with:)``, then makes the model sharper).
+    public var madeKeyframe: Bool { keyframes.last?.frame == frameCount - 1 && !keyframesRefined }
+
+    /// Sharpens the keyframe made from the latest frame with that frame's plane detection
+    /// (camera coordinates, as ``OrganizedPlaneDetector`` gives it): cells on a detected plane
+    /// take the plane's normal and lie exactly on it. Does nothing when the latest frame made no
+    /// keyframe.
+    public mutating func refineKeyframe(with detection: PlaneDetectionResult) {
+        guard madeKeyframe, let last = keyframes.indices.last else { return }
+        let planes = detection.planes.map(\.plane)
+        detection.labels.withUnsafeBufferPointer { labels in
+            keyframes[last].snapToPlanes(labels: labels, labelWidth: detection.width, planes: planes)
+        }
+        keyframesRefined = true
+    }
+
+    /// The estimate after the latest frame.
+    public var estimate: CameraEstimate { CameraEstimate(transform: pose, tracking: state, isGiven: false) }
+
+    // MARK: Steps
+
+    /// The first tracked frame: the world is levelled (`up`: against gravity, else the floor) or,
+    /// after frames with given poses, continues from the last of them; the frame becomes the
+    /// first keyframe.
+    private mutating func start(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?) {
+        guard registration.sampleCount >= configuration.minimumSamples else {
+            state = .limited(.insufficientFeatures)
+            return
+        }
+        var keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
+                                     frame: frameCount - 1)
+        if frameCount == 1 {
+            if let up, let rotation = WorldLevelling.rotation(cameraUp: up) {
+                levelledUp = up.normalized
+                pose = Transform(rotation: rotation, translation: .zero)
+                keyframe.pose = pose
+            }
+        }
+        keyframes = [keyframe]
+        keyframesRefined = false
+        active = 0
+        motion.reset()
+        motion.record(pose, at: timestamp ?? 0)
+        lost = false
+        state = .limited(.initializing)
+    }
+
+    /// `true` when a registration is good enough to use.
+    private func accepts(_ result: DepthRegistration.Result, fraction: Float) -> Bool {
+        result.solved && result.samples >= configuration.minimumSamples && result.inlierFraction >= fraction
+            && result.transform.translation.isFinite
+    }
+
+    /// Registers the frame against a few keyframes, nearest to the last known pose first, and
+    /// takes the first that fits well; otherwise the pose stays and the state says so.
+    private mutating func relocalize() {
+        let order = keyframes.indices.sorted { a, b in
+            distance(keyframes[a].pose.translation, pose.translation) < distance(keyframes[b].pose.translation, pose.translation)
+        }
+        let attempts = min(configuration.relocalizationAttempts, order.count)
+        for attempt in 0..<attempts {
+            // The nearest keyframe always, then the others in turn from frame to frame.
+            let slot = attempt == 0 ? 0 : 1 + (relocalizationCursor + attempt - 1) % max(1, order.count - 1)
+            let index = order[min(slot, order.count - 1)]
+            let keyframe = keyframes[index]
+            // From the last known pose, and from the keyframe's own.
+            for initial in [keyframe.pose.inverse * pose, Transform.identity] {
+                let result = registration.register(to: keyframe, initial: initial)
+                // A view that leaves a direction free fits anywhere along it: no relocalization.
+                guard accepts(result, fraction: configuration.relocalizationInlierFraction),
+                      isConstrained(result) else { continue }
+                pose = (keyframe.pose * result.transform).orthonormalized
+                active = index
+                lost = false
+                motion.reset()
+                state = .normal
+                return
+            }
+        }
+        relocalizationCursor += max(1, attempts - 1)
+        state = .limited(.relocalizing)
+    }
+
+    /// Moves to the keyframe nearest the camera when it has left the active one, making a new
+    /// keyframe from this frame when none is near.
+    private mutating func updateKeyframes(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                          intrinsics: PinholeIntrinsics, result: DepthRegistration.Result) {
+        if isNear(keyframes[active].pose), result.inlierFraction >= configuration.keyframeInlierFraction { return }
+        // An older keyframe near here: register against it (frame to model, no drift added).
+        var best: (index: Int, score: Float)?
+        for i in keyframes.indices where i != active && isNear(keyframes[i].pose) {
+            let score = closeness(keyframes[i].pose)
+            if score < (best?.score ?? .infinity) { best = (i, score) }
+        }
+        if let best {
+            let keyframe = keyframes[best.index]
+            let again = registration.register(to: keyframe, initial: keyframe.pose.inverse * pose)
+            if accepts(again, fraction: configuration.keyframeInlierFraction) {
+                pose = (keyframe.pose * again.transform).orthonormalized
+                active = best.index
+                return
+            }
+        }
+        let keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
+                                     frame: frameCount - 1)
+        if keyframes.count >= configuration.maximumKeyframes {
+            let oldest = keyframes.indices.first { $0 != active } ?? 0
+            keyframes.remove(at: oldest)
+            if active > oldest { active -= 1 }
+        }
+        keyframes.append(keyframe)
+        keyframesRefined = false
+        active = keyframes.count - 1
+    }
+
+    /// `true` when the registration pinned every direction of motion down.
+    private func isConstrained(_ result: DepthRegistration.Result) -> Bool {
+        result.conditioning.rotation >= configuration.minimumConditioning
+            && result.conditioning.translation >= configuration.minimumConditioning
+    }
+
+    /// `true` when `other` is within the keyframe distance and angle of the current pose.
+    private func isNear(_ other: Transform) -> Bool {
+        let relative = other.inverse * pose
+        return length(relative.translation) < configuration.keyframeDistance && relative.rotationAngle < configuration.keyframeAngle
+    }
+
+    /// Distance plus turn, each in units of the keyframe thresholds.
+    private func closeness(_ other: Transform) -> Float {
+        let relative = other.inverse * pose
+        return length(relative.translation) / configuration.keyframeDistance + relative.rotationAngle / configuration.keyframeAngle
+    }
+}

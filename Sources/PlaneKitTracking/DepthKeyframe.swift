@@ -1,0 +1,131 @@
+import PlaneKitGeometry
+
+/// One mapped view of the world for registering later frames against: a frame's points and
+/// surface normals on a reduced pixel grid (every `reduction`-th pixel of every
+/// `reduction`-th row, camera coordinates), with the pose it was taken from.
+///
+/// A later frame's point is associated with the keyframe's point at the pixel it projects to
+/// (projective data association): no search, one lookup per point.
+struct DepthKeyframe: Sendable {
+    /// World-from-camera pose of the keyframe.
+    var pose: Transform
+    /// The frame it was made from (0-based stream frame number).
+    let frame: Int
+    /// Grid columns and rows.
+    let width: Int, height: Int
+    /// Intrinsics on the reduced grid (pixel (u, v) of the grid is pixel (r·u, r·v) of the frame).
+    let fx: Float, fy: Float, cx: Float, cy: Float
+    /// Grid reduction: grid pixel (u, v) is frame pixel (r·u, r·v).
+    let reduction: Int
+    /// Points (camera coordinates); `z` is 0 where the grid has no valid point with a normal.
+    private(set) var vertices: ContiguousArray<SIMD3<Float>>
+    /// Unit normals facing the camera (zero where there is none).
+    private(set) var normals: ContiguousArray<SIMD3<Float>>
+    /// How many grid cells have a point and a normal.
+    let validCount: Int
+
+    /// The keyframe of an organized frame (`points`, `width × height`, camera coordinates, NaN
+    /// holes) taken at `pose`, sampled every `reduction` pixels. Normals are the cross product of
+    /// the horizontal and vertical differences across `2·radius` grid cells, where both spans
+    /// are continuous surface (no depth jump larger than the span could slope over).
+    init(points: UnsafeBufferPointer<SIMD3<Float>>, width fullWidth: Int, height fullHeight: Int,
+         intrinsics k: PinholeIntrinsics, pose: Transform, frame: Int, reduction: Int = 2, radius: Int = 2) {
+        self.pose = pose
+        self.frame = frame
+        let w = fullWidth / reduction, h = fullHeight / reduction
+        self.reduction = reduction
+        width = w
+        height = h
+        let r = Float(reduction)
+        fx = k.fx / r
+        fy = k.fy / r
+        cx = k.cx / r
+        cy = k.cy / r
+        // Sample the grid; holes become zero points.
+        var grid = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: w * h)
+        grid.withUnsafeMutableBufferPointer { out in
+            for v in 0..<h {
+                let row = v * reduction * fullWidth
+                for u in 0..<w {
+                    let p = points[row + u * reduction]
+                    if p.z > 0, p.x.isFinite, p.y.isFinite { out[v * w + u] = p }
+                }
+            }
+        }
+        var normals = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: w * h)
+        var valid = 0
+        // A span of 2·radius cells at depth z covers about 2·radius·reduction·z/f metres; a jump
+        // in depth across it beyond 3× that (a 72° slope) is an edge, not a surface.
+        let slope = 3 * 2 * Float(radius) * r / min(k.fx, k.fy)
+        grid.withUnsafeBufferPointer { g in
+            normals.withUnsafeMutableBufferPointer { n in
+                for v in radius..<(h - radius) {
+                    for u in radius..<(w - radius) {
+                        let i = v * w + u
+                        let p = g[i]
+                        guard p.z > 0 else { continue }
+                        let left = g[i - radius], right = g[i + radius]
+                        let up = g[i - radius * w], down = g[i + radius * w]
+                        guard left.z > 0, right.z > 0, up.z > 0, down.z > 0 else { continue }
+                        let limit = slope * p.z + 0.01
+                        guard abs(right.z - left.z) < limit, abs(down.z - up.z) < limit,
+                              abs(left.z - p.z) < limit, abs(up.z - p.z) < limit else { continue }
+                        var normal = cross(right - left, down - up)
+                        let length = (normal * normal).sum().squareRoot()
+                        guard length > 0 else { continue }
+                        normal /= length
+                        if dot(normal, p) > 0 { normal = -normal }
+                        n[i] = normal
+                        valid += 1
+                    }
+                }
+            }
+        }
+        // Keep only points that have a normal.
+        var vertices = grid
+        vertices.withUnsafeMutableBufferPointer { vs in
+            normals.withUnsafeBufferPointer { n in
+                for i in vs.indices where n[i] == .zero { vs[i] = .zero }
+            }
+        }
+        self.vertices = vertices
+        self.normals = normals
+        validCount = valid
+    }
+
+    /// Replaces the points and normals of grid cells on a detected plane by the plane itself:
+    /// the normal of the plane's fit over thousands of points, and the point where the cell's
+    /// pixel ray meets the plane. The model is then the measured surface without its noise, so
+    /// later frames are registered against planes rather than against one noisy frame
+    /// (plane-to-point constraints). `labels` is the detector's label image of the frame the
+    /// keyframe was made from (0 = no plane, k = `planes[k − 1]`, camera coordinates). A plane
+    /// point farther than `tolerance` from the measured one is not used.
+    mutating func snapToPlanes(labels: UnsafeBufferPointer<UInt16>, labelWidth: Int, planes: [Plane], tolerance: Float = 0.05) {
+        let r = Float(reduction)
+        let fx = self.fx * r, fy = self.fy * r, cx = self.cx * r, cy = self.cy * r
+        let w = width, h = height, step = reduction
+        guard labels.count >= labelWidth * (h - 1) * step + (w - 1) * step + 1 else { return }
+        vertices.withUnsafeMutableBufferPointer { vs in
+            normals.withUnsafeMutableBufferPointer { ns in
+                for v in 0..<h {
+                    for u in 0..<w {
+                        let label = Int(labels[v * step * labelWidth + u * step])
+                        guard label > 0, label <= planes.count else { continue }
+                        let plane = planes[label - 1]
+                        let ray = SIMD3<Float>((Float(u * step) - cx) / fx, (Float(v * step) - cy) / fy, 1)
+                        let along = dot(plane.normal, ray)
+                        guard abs(along) > 1e-4 else { continue }
+                        let t = -plane.offset / along
+                        guard t > 0 else { continue }
+                        let point = t * ray
+                        let i = v * w + u
+                        let measured = vs[i]
+                        guard measured.z > 0, abs(measured.z - point.z) < tolerance else { continue }
+                        vs[i] = point
+                        ns[i] = dot(plane.normal, point) > 0 ? -plane.normal : plane.normal
+                    }
+                }
+            }
+        }
+    }
+}

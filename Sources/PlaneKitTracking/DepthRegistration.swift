@@ -1,0 +1,183 @@
+import PlaneKitGeometry
+
+/// Point-to-plane ICP of a frame against a ``DepthKeyframe``, with projective data association
+/// and Gauss-Newton steps on SE(3).
+///
+/// The frame's valid points are sampled on two grids (every 8th and every 4th pixel); a few
+/// iterations on the coarse grid bring the pose close, a few on the fine grid settle it. Each
+/// point is moved by the current estimate, projected into the keyframe and paired with the
+/// keyframe's point at that pixel; the residual is the distance along the keyframe's normal.
+/// Residuals are weighted by the inverse variance of depth noise (σ grows with z², as for
+/// triangulating sensors) and a Huber kernel, so near, precise surfaces count most and outliers
+/// (moving objects, edges) lose their pull.
+struct DepthRegistration: Sendable {
+    /// Settings of the registration.
+    struct Configuration: Sendable {
+        /// Pixel strides of the coarse and fine sample grids.
+        var coarseStride = 8, fineStride = 4
+        /// Iteration limits on the two grids.
+        var coarseIterations = 5, fineIterations = 4
+        /// A pair whose points are farther apart than this (m) is no pair: at the coarse grid,
+        /// then at the fine one.
+        var coarseDistance: Float = 0.15, fineDistance: Float = 0.05
+        /// Depth noise model used for weights: σ(z) = a + b·z² (m).
+        var noiseA: Float = 0.001, noiseB: Float = 0.002
+        /// Directions whose eigenvalue is below this share of the largest of their block
+        /// (rotation or translation) are held at the starting pose.
+        var freeBelow: Double = 0.0005
+        /// An update smaller than this (radians and metres) ends the iterations on a grid.
+        var convergence: Float = 5e-5
+        /// The defaults.
+        init() {}
+    }
+
+    /// What one registration found.
+    struct Result: Sendable {
+        /// Keyframe-from-frame transform.
+        var transform: Transform
+        /// Valid sample points of the frame (fine grid).
+        var samples: Int
+        /// Pairs whose residual is within 3σ of the noise at their depth.
+        var inliers: Int
+        /// Root mean square of the inliers' residuals (m).
+        var rms: Float
+        /// How evenly the pairs pin rotation and translation down (see
+        /// ``PoseNormalEquations/conditioning``).
+        var conditioning: (rotation: Double, translation: Double)
+        /// `false` when the equations could not be solved.
+        var solved: Bool
+
+        /// Inliers over samples.
+        var inlierFraction: Float { samples > 0 ? Float(inliers) / Float(samples) : 0 }
+    }
+
+    let configuration: Configuration
+    /// The frame's valid points on the coarse and fine grids (reused from frame to frame).
+    private var coarse = ContiguousArray<SIMD3<Float>>()
+    private var fine = ContiguousArray<SIMD3<Float>>()
+
+    init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The number of valid points on the fine grid of the frame last sampled.
+    var sampleCount: Int { fine.count }
+
+    /// Takes the valid points of an organized frame (camera coordinates, NaN or z ≤ 0 holes).
+    mutating func sample(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int) {
+        coarse.removeAll(keepingCapacity: true)
+        fine.removeAll(keepingCapacity: true)
+        let c = configuration.coarseStride, f = configuration.fineStride
+        for v in stride(from: f / 2, to: height, by: f) {
+            let row = v * width
+            let coarseRow = (v - f / 2) % c == 0
+            for u in stride(from: f / 2, to: width, by: f) {
+                let p = points[row + u]
+                guard p.z > 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+                fine.append(p)
+                if coarseRow, (u - f / 2) % c == 0 { coarse.append(p) }
+            }
+        }
+    }
+
+    /// Registers the sampled frame against `keyframe`, starting from `initial` (keyframe-from-frame).
+    func register(to keyframe: DepthKeyframe, initial: Transform) -> Result {
+        var transform = initial
+        var equations = PoseNormalEquations()
+        var solved = true
+        for (grid, iterations, distance) in [(coarse, configuration.coarseIterations, configuration.coarseDistance),
+                                             (fine, configuration.fineIterations, configuration.fineDistance)] {
+            for _ in 0..<iterations {
+                _ = grid.withUnsafeBufferPointer { points in
+                    accumulate(points, keyframe: keyframe, transform: transform, distance: distance, into: &equations)
+                }
+                guard equations.count >= 6, let step = equations.solve(freeBelow: configuration.freeBelow) else {
+                    solved = false
+                    break
+                }
+                transform = (Transform.twist(rotation: step.rotation, translation: step.translation) * transform).orthonormalized
+                let size = max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot()
+                if size < configuration.convergence { break }
+            }
+        }
+        // Final quality on the fine grid at the estimate.
+        let (inliers, rms) = fine.withUnsafeBufferPointer { points in
+            accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.fineDistance, into: &equations)
+        }
+        return Result(transform: transform, samples: fine.count, inliers: inliers, rms: rms,
+                      conditioning: equations.conditioning, solved: solved)
+    }
+
+    /// One pass over `points`: fills `equations` with the weighted point-to-plane terms at
+    /// `transform` and returns the inlier count and their RMS residual.
+    @discardableResult
+    private func accumulate(_ points: UnsafeBufferPointer<SIMD3<Float>>, keyframe: DepthKeyframe, transform: Transform,
+                            distance: Float, into equations: inout PoseNormalEquations) -> (Int, Float) {
+        let (c0, c1, c2) = transform.rotation.columns
+        let t = transform.translation
+        let w = keyframe.width, h = keyframe.height
+        let fx = keyframe.fx, fy = keyframe.fy, cx = keyframe.cx, cy = keyframe.cy
+        let maxU = Float(w) - 0.5, maxV = Float(h) - 0.5
+        let distance2 = distance * distance
+        let a = configuration.noiseA, b = configuration.noiseB
+        var h00 = 0.0, h01 = 0.0, h02 = 0.0, h03 = 0.0, h04 = 0.0, h05 = 0.0
+        var h11 = 0.0, h12 = 0.0, h13 = 0.0, h14 = 0.0, h15 = 0.0
+        var h22 = 0.0, h23 = 0.0, h24 = 0.0, h25 = 0.0
+        var h33 = 0.0, h34 = 0.0, h35 = 0.0, h44 = 0.0, h45 = 0.0, h55 = 0.0
+        var g0 = 0.0, g1 = 0.0, g2 = 0.0, g3 = 0.0, g4 = 0.0, g5 = 0.0
+        var cost = 0.0
+        var count = 0, inliers = 0
+        var squares: Float = 0
+        keyframe.vertices.withUnsafeBufferPointer { vertices in
+            keyframe.normals.withUnsafeBufferPointer { normals in
+                for p in points {
+                    let q = c0 * p.x + c1 * p.y + c2 * p.z + t
+                    guard q.z > 0.05 else { continue }
+                    let inverse = 1 / q.z
+                    let uf = fx * q.x * inverse + cx + 0.5, vf = fy * q.y * inverse + cy + 0.5
+                    guard uf >= 0, vf >= 0, uf < maxU + 0.5, vf < maxV + 0.5 else { continue }
+                    let i = Int(vf) * w + Int(uf)
+                    let vertex = vertices[i]
+                    guard vertex.z > 0 else { continue }
+                    let d = q - vertex
+                    guard (d * d).sum() < distance2 else { continue }
+                    let n = normals[i]
+                    let r = (n * d).sum()
+                    let sigma = a + b * vertex.z * vertex.z
+                    let absolute = abs(r)
+                    if absolute < 3 * sigma {
+                        inliers += 1
+                        squares += r * r
+                    }
+                    // Huber at 2σ, divided by σ² (inverse variance).
+                    let huber: Float = absolute <= 2 * sigma ? 1 : 2 * sigma / absolute
+                    let weight = Double(huber / (sigma * sigma))
+                    let j = cross(q, n)
+                    let j0 = Double(j.x), j1 = Double(j.y), j2 = Double(j.z)
+                    let j3 = Double(n.x), j4 = Double(n.y), j5 = Double(n.z)
+                    let wr = weight * Double(r)
+                    let w0 = weight * j0, w1 = weight * j1, w2 = weight * j2
+                    let w3 = weight * j3, w4 = weight * j4
+                    h00 += w0 * j0; h01 += w0 * j1; h02 += w0 * j2; h03 += w0 * j3; h04 += w0 * j4; h05 += w0 * j5
+                    h11 += w1 * j1; h12 += w1 * j2; h13 += w1 * j3; h14 += w1 * j4; h15 += w1 * j5
+                    h22 += w2 * j2; h23 += w2 * j3; h24 += w2 * j4; h25 += w2 * j5
+                    h33 += w3 * j3; h34 += w3 * j4; h35 += w3 * j5
+                    h44 += w4 * j4; h45 += w4 * j5
+                    h55 += weight * j5 * j5
+                    g0 += wr * j0; g1 += wr * j1; g2 += wr * j2; g3 += wr * j3; g4 += wr * j4; g5 += wr * j5
+                    cost += wr * Double(r)
+                    count += 1
+                }
+            }
+        }
+        equations.reset()
+        let hs = [h00, h01, h02, h03, h04, h05, h11, h12, h13, h14, h15, h22, h23, h24, h25, h33, h34, h35, h44, h45, h55]
+        let gs = [g0, g1, g2, g3, g4, g5]
+        hs.withUnsafeBufferPointer { hp in
+            gs.withUnsafeBufferPointer { gp in
+                equations.add(h: hp.baseAddress!, g: gp.baseAddress!, cost: cost, count: count)
+            }
+        }
+        return (inliers, inliers > 0 ? (squares / Float(inliers)).squareRoot() : 0)
+    }
+}

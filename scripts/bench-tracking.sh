@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Camera-tracking benchmark: PlaneKit's CameraTracker next to Open3D's frame-to-frame
+# point-to-plane ICP (2 cm voxels) on the same depth frames: RMSE against the reference poses and
+# median time per frame (see scripts/bench-with-open3d.sh for the Python side). Extra arguments
+# go to `planekit bench tracking` (for example --frames 300, --seed 2, --sequence DIR).
+exec "$(dirname "$0")/bench-with-open3d.sh" tracking "$@"
