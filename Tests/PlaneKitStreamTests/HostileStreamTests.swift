@@ -18,9 +18,11 @@ struct HostileStreamTests {
     static let goodFrames = 600
     static let hostileRecords = 10_000
 
-    /// The `planekit` binary beside the test bundle (`.build/<configuration>/planekit`).
+    /// The `planekit` binary beside the test bundle (`.build/<configuration>/planekit`), or the
+    /// one `PLANEKIT_BINARY` names (to show that an older build fails this test).
     static var planekit: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        if let path = ProcessInfo.processInfo.environment["PLANEKIT_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("planekit")
     }
 
@@ -32,11 +34,15 @@ struct HostileStreamTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let clean = directory.appendingPathComponent("clean.stream"), hostile = directory.appendingPathComponent("hostile.stream")
+        let clock = ContinuousClock()
+        let start = clock.now
         let placed = try Self.writeStreams(clean: clean, hostile: hostile)
         #expect(placed == Self.hostileRecords)
-
+        let written = clock.now
         let cleanRun = try Self.stream(binary, input: clean, directory: directory, name: "clean")
+        let cleanDone = clock.now
         let hostileRun = try Self.stream(binary, input: hostile, directory: directory, name: "hostile")
+        print("hostile stream: streams written in \(written - start), clean run \(cleanDone - written), hostile run \(clock.now - cleanDone)")
         #expect(cleanRun.status == 0 && hostileRun.status == 0)
 
         // Every hostile record is refused with one error event; nothing else differs.
