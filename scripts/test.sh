@@ -23,6 +23,9 @@ if [[ ${1:-} == --sanitize ]]; then
     # stops the test process (halt_on_error), so a finding fails the run; a leak is a failure too.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+    # The test harnesses keep a few objects until exit that LeakSanitizer reports: suppressed
+    # by library (scripts/lsan-suppressions.txt), so PlaneKit's own leaks still fail the run.
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0}
     # Swift's own backtracer is off so that a trap is reported by ASan with its stack.
     export SWIFT_BACKTRACE=enable=no
     ub=()
