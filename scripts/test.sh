@@ -34,7 +34,7 @@ if [[ ${1:-} == --sanitize ]]; then
     done
     # The suites that run detection and tracking over hundreds of full VGA frames for the
     # README's accuracy figures and the 600-frame hostile stream are skipped: under ASan on a
-    # shared 2-core machine they alone take most of an hour, and every code path they take runs
+    # shared 2-core machine they had not finished after 13 minutes, and every code path they take runs
     # under the sanitizers in the other suites on smaller inputs (the detector in
     # OrganizedPlaneDetectorTests, tracking in SessionTests and PlaneTrackerTests, the stream in
     # StreamRunnerTests and the fuzz regressions). PLANEKIT_SANITIZE_ALL=1 runs them too.
