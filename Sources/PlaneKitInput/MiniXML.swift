@@ -2,6 +2,11 @@
 /// comments, processing instructions, CDATA and the five predefined entities. Several top-level
 /// elements are allowed (OpenNI's sidecars have `<rgb>` and `<depth>` side by side).
 struct MiniXML {
+    /// The deepest nesting of elements accepted: 64. OpenNI's sidecars nest three deep; the
+    /// limit keeps the tree's recursive walks (``Element/find(_:)``, and freeing it) off the
+    /// end of the stack however the file is nested.
+    static let maximumDepth = 64
+
     /// An element: its name, its text (concatenated) and its child elements.
     struct Element {
         var name: String
@@ -87,6 +92,8 @@ struct MiniXML {
             if selfClosing {
                 stack[stack.count - 1].children.append(Element(name: name))
             } else {
+                // The synthetic root is not counted.
+                guard stack.count <= MiniXML.maximumDepth else { throw fail("elements nested more than \(MiniXML.maximumDepth) deep") }
                 stack.append(Element(name: name))
             }
         }

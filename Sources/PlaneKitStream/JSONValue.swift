@@ -43,14 +43,22 @@ enum JSONValue: Sendable, Equatable {
 /// A strict RFC 8259 parser for one JSON text held in a byte buffer (a record's header line).
 ///
 /// It rejects what JSON rejects — `NaN`, `Infinity`, leading zeros, trailing commas, unescaped
-/// control characters, lone surrogates — and nests at most ``maximumDepth`` deep, so a hostile
-/// line can neither crash it nor run it out of stack.
+/// control characters, lone surrogates — nests at most ``maximumDepth`` deep and holds at most
+/// ``maximumValues`` values, so a hostile line can neither crash it, nor run it out of stack,
+/// nor make it build a tree many times the line's size (a 1 MiB line of `[0,0,0,…` would
+/// otherwise become half a million values, over 10 MB).
 struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     static let maximumDepth = 64
+    /// The most values (numbers, strings, literals, arrays and objects, keys not counted) one
+    /// text may hold: 4096. A record header holds a few dozen (a frame: 16 for its pose, 4 for
+    /// its intrinsics, and a dozen fields).
+    static let maximumValues = 4096
 
     private let text: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// Values parsed so far.
+    private var valueCount = 0
 
     /// Parses `text` as exactly one JSON value (white space around it allowed), or throws a
     /// message saying what is wrong and at which byte.
@@ -91,6 +99,8 @@ struct JSONParser {
 
     private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard let b = current else { throw error("unexpected end of line") }
+        valueCount += 1
+        guard valueCount <= JSONParser.maximumValues else { throw error("more than \(JSONParser.maximumValues) values") }
         switch b {
         case UInt8(ascii: "{"):
             guard depth < JSONParser.maximumDepth else { throw error("nested more than \(JSONParser.maximumDepth) deep") }

@@ -165,33 +165,53 @@ public final class StreamRecordReader<Source: ByteSource> {
 
     // MARK: Payloads
 
+    /// The most payload storage allocated ahead of the bytes received: 1 MiB (as much as a
+    /// header line may take), or as much again as has arrived. A VGA depth16 frame (600 KiB)
+    /// is then read in one step, a larger one in a few, and a claim that is never paid costs
+    /// at most twice what arrived plus this.
+    static var payloadGrowthBytes: Int { 1 << 20 }
+
     /// Reads exactly `count` payload bytes into the reused payload storage.
+    ///
+    /// The storage grows with the bytes that actually arrive, never to the claimed `count` up
+    /// front: a header can claim 768 MiB (64 Mi pixels of `xyz32f`) and then the stream ends
+    /// or goes on with something else, and the process must not grow for the claim. Beyond
+    /// the capacity already held from earlier frames, the storage is at most twice the bytes
+    /// received plus ``payloadGrowthBytes``.
     private func readPayload(count: Int, record: Int) throws(StreamError) -> [UInt8] {
         // Take the storage out so it is uniquely referenced when the caller let go of the last frame.
         var payload = payloadStorage
         payloadStorage = []
-        if payload.count > count {
-            payload.removeLast(payload.count - count)
-        } else if payload.count < count {
-            payload.append(contentsOf: repeatElement(0, count: count - payload.count))
+        // Bytes already in the storage are overwritten, not cleared: a stream of same-sized
+        // frames reuses it as it is.
+        if payload.count > count { payload.removeLast(payload.count - count) }
+        let buffered = min(count, end - start)
+        if buffered > 0 {
+            if payload.count < buffered { payload.append(contentsOf: repeatElement(0, count: buffered - payload.count)) }
+            payload.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: buffered) }
+            start += buffered
         }
-        var done = 0
+        var done = buffered
         var failure: StreamError?
-        payload.withUnsafeMutableBytes { target in
-            let buffered = min(count, end - start)
-            if buffered > 0 {
-                target.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: buffered)
-                start += buffered
-                done = buffered
+        while done < count && !sourceEnded && failure == nil {
+            // Room for the next step: the capacity already held, else as much again as has
+            // arrived (at least payloadGrowthBytes), never more than the claim.
+            let room = min(count, max(payload.capacity, done + max(done, Self.payloadGrowthBytes)))
+            if payload.count < room {
+                // Exactly the room: append alone would double the capacity on its own.
+                payload.reserveCapacity(room)
+                payload.append(contentsOf: repeatElement(0, count: room - payload.count))
             }
-            // The rest goes straight from the source into the payload, without a copy.
-            while done < count && !sourceEnded {
-                do throws(StreamError) {
-                    let n = try readSource(into: UnsafeMutableRawBufferPointer(rebasing: target[done..<count]))
-                    if n == 0 { sourceEnded = true } else { done += n }
-                } catch {
-                    failure = error
-                    return
+            payload.withUnsafeMutableBytes { target in
+                // The rest goes straight from the source into the payload, without a copy.
+                while done < room && !sourceEnded {
+                    do throws(StreamError) {
+                        let n = try readSource(into: UnsafeMutableRawBufferPointer(rebasing: target[done..<room]))
+                        if n == 0 { sourceEnded = true } else { done += n }
+                    } catch {
+                        failure = error
+                        return
+                    }
                 }
             }
         }

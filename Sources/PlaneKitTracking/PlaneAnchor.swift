@@ -234,12 +234,12 @@ public struct PlaneAnchor: Sendable, Encodable {
         // Cells of other patches than the outlined one, by their centres.
         for cell in other.occupancy.occupiedCells() {
             let world = other.worldPoint(grid: other.occupancy.center(of: cell))
-            if occupancy.occupy(occupancy.cell(of: gridCoordinates(of: world))) { outlineIsStale = true }
+            if occupancy.occupy(point: gridCoordinates(of: world)) { outlineIsStale = true }
         }
     }
 
     private mutating func fill(worldOutline: [SIMD3<Float>]) {
-        if occupancy.fill(worldOutline.map(gridCoordinates(of:))) > 0 { outlineIsStale = true }
+        if occupancy.fill(worldOutline.map(gridCoordinates(of:))) { outlineIsStale = true }
     }
 
     /// Rebuilds the description from the support and the covered ground (classification is

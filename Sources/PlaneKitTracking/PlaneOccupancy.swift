@@ -7,16 +7,26 @@ import PlaneKitGeometry
 /// Cell `(i, j)` covers `[i·s, (i+1)·s) × [j·s, (j+1)·s)` for cell size `s`. A polygon fills
 /// the cells whose centres it contains. The grid is stored densely over the occupied bounds
 /// plus a margin, reallocated when an outline reaches past it, and never beyond
-/// ``maximumHalfSide`` cells from the grid frame's origin in either direction (25.6 m at 5 cm),
-/// so a wild outline cannot ask for a huge allocation.
+/// ``maximumHalfExtent`` from the grid frame's origin in either direction (25.6 m at 5 cm).
+///
+/// The work of filling and outlining is proportional to the stored cells, so their count is
+/// bounded by the extent, not by how far away the surface is: when the covered ground would
+/// need more than ``maximumSide`` cells along either axis, the cells double in size (each
+/// 2 × 2 block becomes one cell, occupied when any of the four was). A room's floor keeps its
+/// 5 cm cells (up to 16 m across); a wall 50 m away, which a low-resolution frame sees tens of
+/// metres wide, is kept in 20 cm cells, at most ``maximumSide``² of them.
 struct PlaneOccupancy: Sendable {
-    /// Side of a cell (m).
-    let cellSize: Float
-    /// The farthest cell index from the origin, in either direction.
+    /// Side of a cell (m): the configured size, doubled each time the grid was coarsened.
+    private(set) var cellSize: Float
+    /// The farthest cell index from the origin, in either direction, at the configured cell size.
     static let maximumHalfSide = 512
+    /// The most cells the stored grid holds along either axis: 320, so at most 102 400 cells.
+    static let maximumSide = 320
     /// Spare cells added on each side when the grid grows, so that growth is rare.
     private static let growthMargin = 8
 
+    /// How many times the cells have doubled in size.
+    private(set) var coarsening = 0
     /// Cell index of `cells[0]`.
     private(set) var lower = SIMD2<Int>(0, 0)
     private(set) var columns = 0
@@ -32,6 +42,16 @@ struct PlaneOccupancy: Sendable {
         self.cellSize = cellSize
     }
 
+    /// The farthest cell index from the origin at the current cell size: the same distance
+    /// (``maximumHalfExtent``) in fewer, larger cells.
+    var limit: Int { PlaneOccupancy.maximumHalfSide >> coarsening }
+
+    /// The farthest the grid reaches from the grid frame's origin (m).
+    var maximumHalfExtent: Float { Float(PlaneOccupancy.maximumHalfSide) * cellSize / Float(1 << coarsening) }
+
+    /// The cells stored (`columns × rows`): what filling and outlining walk over.
+    var storedCellCount: Int { columns * rows }
+
     /// The covered area (m²): occupied cells × cell area.
     var area: Float { Float(occupiedCount) * cellSize * cellSize }
 
@@ -42,10 +62,10 @@ struct PlaneOccupancy: Sendable {
         return (SIMD2<Float>(occupiedMinimum) * cellSize, SIMD2<Float>(occupiedMaximum &+ 1) * cellSize)
     }
 
-    /// The index of the cell holding `p`.
+    /// The index of the cell holding `p`, clipped to just beyond the limit.
     func cell(of p: SIMD2<Float>) -> SIMD2<Int> {
         let q = (p / cellSize).rounded(.down)
-        let limit = Float(PlaneOccupancy.maximumHalfSide + 1)
+        let limit = Float(self.limit + 1)
         return SIMD2<Int>(pointwiseMin(pointwiseMax(q, SIMD2(repeating: -limit)), SIMD2(repeating: limit)))
     }
 
@@ -56,12 +76,21 @@ struct PlaneOccupancy: Sendable {
         return cells[i.y * columns + i.x]
     }
 
-    /// Marks cell `c` occupied; `true` when it was not before. Cells beyond the size limit are ignored.
+    /// Marks the cell holding `p` (local `(x, z)`) occupied; `true` when the covered ground
+    /// changed (the cell was not occupied, or the grid had to be coarsened to take it).
+    /// Points beyond the size limit, and non-finite ones, are ignored.
     @discardableResult
-    mutating func occupy(_ c: SIMD2<Int>) -> Bool {
-        let limit = PlaneOccupancy.maximumHalfSide
+    mutating func occupy(point p: SIMD2<Float>) -> Bool {
+        guard p.isFinite else { return false }
+        let coarsened = reserve(from: cell(of: p), to: cell(of: p))
+        return occupyReserved(cell(of: p)) || coarsened
+    }
+
+    /// Marks reserved cell `c` occupied; `true` when it was not before. Cells beyond the
+    /// limit are ignored.
+    private mutating func occupyReserved(_ c: SIMD2<Int>) -> Bool {
+        let limit = self.limit
         guard abs(c.x) <= limit, abs(c.y) <= limit else { return false }
-        reserve(from: c, to: c)
         let i = c &- lower
         let index = i.y * columns + i.x
         guard !cells[index] else { return false }
@@ -75,21 +104,25 @@ struct PlaneOccupancy: Sendable {
     /// Occupies the cells whose centres lie inside `polygon` (local `(x, z)`, either winding;
     /// non-finite vertices make the polygon unusable); a polygon too thin to hold a cell centre
     /// (a strip of a surface seen edge-on) occupies the cells of its vertices instead, as
-    /// ``isOccupied(near:reach:)`` tests it, so that the next sighting can find it. Returns how
-    /// many cells became occupied.
+    /// ``isOccupied(near:reach:)`` tests it, so that the next sighting can find it. Returns
+    /// `true` when the covered ground changed (cells became occupied, or the grid was coarsened
+    /// to hold the polygon).
     @discardableResult
-    mutating func fill(_ polygon: [SIMD2<Float>]) -> Int {
-        var added = 0, anyRun = false
-        var runs = PolygonRuns(cellSize: cellSize, limit: PlaneOccupancy.maximumHalfSide)
+    mutating func fill(_ polygon: [SIMD2<Float>]) -> Bool {
+        guard polygon.count >= 3, polygon.allSatisfy(\.isFinite), let box = PlaneExtent(enclosing: polygon) else { return false }
+        // Room for the whole polygon first: any coarsening happens here, before the runs are
+        // computed at the cell size that then holds.
+        var changed = reserve(from: cell(of: box.minimum), to: cell(of: box.maximum))
+        var anyRun = false
+        var runs = PolygonRuns(cellSize: cellSize, limit: limit)
         runs.forEach(in: polygon) { j, a, b in
             anyRun = true
-            reserve(from: SIMD2(a, j), to: SIMD2(b, j))
-            for i in a...b where occupy(SIMD2(i, j)) { added += 1 }
+            for i in a...b where occupyReserved(SIMD2(i, j)) { changed = true }
             return true
         }
-        guard !anyRun, polygon.count >= 3, polygon.allSatisfy(\.isFinite) else { return added }
-        for vertex in polygon where occupy(cell(of: vertex)) { added += 1 }
-        return added
+        guard !anyRun else { return changed }
+        for vertex in polygon where occupyReserved(cell(of: vertex)) { changed = true }
+        return changed
     }
 
     /// `true` when some occupied cell lies within `reach` cells (in both directions, a square
@@ -112,7 +145,7 @@ struct PlaneOccupancy: Sendable {
     /// the cells of its vertices.
     func isOccupied(near polygon: [SIMD2<Float>], reach: Int) -> Bool {
         var found = false, anyRun = false
-        var runs = PolygonRuns(cellSize: cellSize, limit: PlaneOccupancy.maximumHalfSide)
+        var runs = PolygonRuns(cellSize: cellSize, limit: limit)
         runs.forEach(in: polygon) { j, a, b in
             anyRun = true
             found = isOccupied(row: j, from: a, to: b, reach: reach)
@@ -139,26 +172,71 @@ struct PlaneOccupancy: Sendable {
         (SIMD2<Float>(c) + 0.5) * cellSize
     }
 
-    /// Makes room for the cells from `a` to `b` (inclusive), growing with a margin.
-    private mutating func reserve(from a: SIMD2<Int>, to b: SIMD2<Int>) {
+    /// Makes room for the cells from `a` to `b` (inclusive, clipped to the limit), growing
+    /// with a margin; when the occupied cells and these together need more than
+    /// ``maximumSide`` cells along an axis, coarsens the grid until they fit. `true` when it
+    /// coarsened (cell indices held by the caller are then stale).
+    private mutating func reserve(from a: SIMD2<Int>, to b: SIMD2<Int>) -> Bool {
+        let clip = SIMD2(repeating: limit)
+        var (a, b) = (pointwiseMax(a, 0 &- clip), pointwiseMin(b, clip))
         let upper = lower &+ SIMD2(columns, rows) &- 1
-        if columns > 0, a.x >= lower.x, a.y >= lower.y, b.x <= upper.x, b.y <= upper.y { return }
-        let limit = PlaneOccupancy.maximumHalfSide
+        if columns > 0, a.x >= lower.x, a.y >= lower.y, b.x <= upper.x, b.y <= upper.y { return false }
+        var levels = 0
+        while true {
+            // What must be held, in cells of this level: the new range and the occupied cells.
+            let limit = PlaneOccupancy.maximumHalfSide >> (coarsening + levels)
+            var needLower = pointwiseMax(pointwiseMin(a, b), SIMD2(repeating: -limit))
+            var needUpper = pointwiseMin(pointwiseMax(a, b), SIMD2(repeating: limit))
+            if occupiedCount > 0 {
+                needLower = pointwiseMin(needLower, occupiedMinimum &>> levels)
+                needUpper = pointwiseMax(needUpper, occupiedMaximum &>> levels)
+            }
+            let need = needUpper &- needLower &+ 1
+            if need.x <= PlaneOccupancy.maximumSide && need.y <= PlaneOccupancy.maximumSide {
+                regrid(lower: needLower, upper: needUpper, levels: levels, limit: limit)
+                return levels > 0
+            }
+            // Halving an index rounds towards −∞ (an arithmetic shift), as the cells nest.
+            (a, b) = (a &>> 1, b &>> 1)
+            levels += 1
+        }
+    }
+
+    /// Reallocates the grid to hold cells `needLower...needUpper` (at the new level) plus a margin
+    /// that keeps it within ``maximumSide`` cells and the limit, moving the occupied cells into
+    /// it, each `levels` times halved.
+    private mutating func regrid(lower needLower: SIMD2<Int>, upper needUpper: SIMD2<Int>, levels: Int, limit: Int) {
         let margin = PlaneOccupancy.growthMargin
-        var newLower = a &- margin, newUpper = b &+ margin
-        if columns > 0 {
-            newLower = pointwiseMin(newLower, lower)
-            newUpper = pointwiseMax(newUpper, upper)
+        // The margin on each side, as much of growthMargin as fits within maximumSide.
+        let spare = (SIMD2(repeating: PlaneOccupancy.maximumSide) &- (needUpper &- needLower &+ 1)) / 2
+        let side = pointwiseMin(SIMD2(repeating: margin), spare)
+        var newLower = needLower &- side, newUpper = needUpper &+ side
+        // Keep the old grid's margin when it fits, so that growth stays rare.
+        if columns > 0 && levels == 0 {
+            let widened = (pointwiseMin(newLower, lower), pointwiseMax(newUpper, lower &+ SIMD2(columns, rows) &- 1))
+            let span = widened.1 &- widened.0 &+ 1
+            if span.x <= PlaneOccupancy.maximumSide && span.y <= PlaneOccupancy.maximumSide { (newLower, newUpper) = widened }
         }
         newLower = pointwiseMax(newLower, SIMD2(repeating: -limit))
         newUpper = pointwiseMin(newUpper, SIMD2(repeating: limit))
         let newColumns = newUpper.x - newLower.x + 1, newRows = newUpper.y - newLower.y + 1
         var grown = [Bool](repeating: false, count: newColumns * newRows)
+        var count = 0
         for r in 0..<rows {
-            let target = (lower.y + r - newLower.y) * newColumns + (lower.x - newLower.x)
-            for c in 0..<columns where cells[r * columns + c] { grown[target + c] = true }
+            for c in 0..<columns where cells[r * columns + c] {
+                let moved = ((lower &+ SIMD2(c, r)) &>> levels) &- newLower
+                let index = moved.y * newColumns + moved.x
+                if !grown[index] { grown[index] = true; count += 1 }
+            }
         }
         (lower, columns, rows, cells) = (newLower, newColumns, newRows, grown)
+        if levels > 0 {
+            coarsening += levels
+            cellSize *= Float(1 << levels)
+            occupiedCount = count
+            occupiedMinimum = occupiedMinimum &>> levels
+            occupiedMaximum = occupiedMaximum &>> levels
+        }
     }
 
     // MARK: Outline

@@ -68,7 +68,8 @@ public struct Session: Sendable {
     /// indicator stays hidden. Place and drag commands also hide it until the end of the next frame.
     public var isPlacingObject = false
 
-    private var tracker: PlaneTracker
+    /// The plane tracker (readable within the module and by tests, for its candidates).
+    private(set) var tracker: PlaneTracker
     /// The sensor noise measured from the first frames (``SensorProfile/auto`` only).
     private var noiseEstimate = StreamNoiseEstimate()
     private var objectStates: [ObjectState] = []

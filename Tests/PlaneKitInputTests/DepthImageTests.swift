@@ -106,6 +106,27 @@ struct DepthImageTests {
         #expect(try problem(#"{"fx": 1, "fy": 1, "cx": 0, "cy": 0, "t": "soon"}"#, "json") == #""t" is not a finite number"#)
     }
 
+    /// Nesting is bounded before the tree is built: 64 elements deep for XML (MiniXML), and
+    /// Foundation's own limit for JSON; 100 000 levels are one clear error, not a stack overflow.
+    @Test func deeplyNestedSidecarsAreRefused() throws {
+        func problem(_ text: String, _ ext: String) throws -> String? {
+            let path = try TestFiles.write(Array(text.utf8), name: "deep.\(ext)")
+            do { _ = try CameraSidecar.read(path: path); return nil } catch { return error.problem }
+        }
+        let depth = "<depth><focal_length_x>5</focal_length_x><focal_length_y>5</focal_length_y></depth>"
+        func wrapped(_ levels: Int, _ inner: String) -> String {
+            String(repeating: "<a>", count: levels) + inner + String(repeating: "</a>", count: levels)
+        }
+        #expect(try problem(wrapped(100_000, ""), "xml") == "XML: elements nested more than 64 deep")
+        // 63 levels, <depth> and <focal_length_x> are 65 deep; with 62 they are 64: parsed, and
+        // the sidecar's own check comes next.
+        #expect(try problem(wrapped(63, depth), "xml") == "XML: elements nested more than 64 deep")
+        let parsed = try problem(wrapped(62, depth), "xml")
+        #expect(parsed == "<depth> has no <principal_point_x>", "\(parsed ?? "no problem")")
+        #expect(try problem(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), "json")?
+            .hasPrefix("not valid JSON") == true)
+    }
+
     @Test func jsonSidecarTime() throws {
         let timed = try TestFiles.write(Array(#"{"fx": 525, "fy": 525, "cx": 319.5, "cy": 239.5, "t": 0.7333333333333333}"#.utf8),
                                         name: "timed.json")
