@@ -14,12 +14,14 @@ import PlaneKitTracking
 /// the session as it was.
 public struct StreamProcessor: Sendable {
     /// The tracking session records are carried out on.
-    public private(set) var session: Session
+    public internal(set) var session: Session
     /// The latest frame's organized cloud (camera coordinates), kept until the next frame
     /// arrives, for pictures.
     public private(set) var latestCloud: PointCloud?
     /// The maximum range in metres for frames whose record gives no `maxDepth`, or `nil` for none.
     public let defaultMaxDepth: Float?
+    /// World maps: keyframe sampling for saving, relocalization into a loaded map.
+    public internal(set) var mapTracking = MapTracking()
     private var decoder = FrameDecoder()
 
     /// A processor with a fresh session; `defaultMaxDepth` (positive and finite, or `nil`) is the
@@ -61,7 +63,9 @@ public struct StreamProcessor: Sendable {
                 throw ProcessingProblem("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")
             }
             var focusChange: FocusState?
-            for event in try session.update(frame: cloud, intrinsics: intrinsics, pose: frame.pose, timestamp: frame.timestamp) {
+            let frameEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: mapTracking.worldPose(frame.pose),
+                                                 timestamp: frame.timestamp)
+            for event in frameEvents {
                 // The indicator gets one event per frame below, saying whether its state changed.
                 if case .focus(let from, _) = event.kind {
                     focusChange = from
@@ -69,6 +73,8 @@ public struct StreamProcessor: Sendable {
                     events.append(.session(event))
                 }
             }
+            // A relocalization in this frame: its event, then the session's move into the map's world.
+            events += relocalize(after: cloud)
             events.append(.focus(FocusEvent(session: session, changedFrom: focusChange)))
             latestCloud = cloud
         case .tap(let tap):
@@ -93,6 +99,10 @@ public struct StreamProcessor: Sendable {
                 hits = session.raycast(ray, targets: targets, alignment: alignment)
             }
             events.append(.hit(HitEvent(frame: session.frameIndex, timestamp: session.timestamp, hits: hits)))
+        case .saveMap(let record):
+            events.append(try saveMap(to: record.path))
+        case .loadMap(let record):
+            events.append(try loadMap(from: record.path))
         }
     }
 

@@ -35,8 +35,8 @@ import Testing
                 let object = try JSONSerialization.jsonObject(with: Data(line.bytes)) as! [String: Any]
                 #expect(object["state"] as? String == e.state.rawValue)
                 #expect(object["frame"] as? Int == e.frame)
-            case .error:
-                Issue.record("no errors expected")
+            case .error, .map:
+                Issue.record("no errors or map events expected")
             }
         }
         #expect(sessionEvents >= 4)

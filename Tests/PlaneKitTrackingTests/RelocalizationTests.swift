@@ -1,0 +1,92 @@
+import Foundation
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitSynthesis
+import PlaneKitTracking
+import Testing
+
+/// One relocalization trial over a ``RevisitWalk``: the map of its mapping walk, then up to
+/// `queryFrames` query frames through a session that loaded it.
+struct RelocalizationTrial {
+    /// The query frame (0-based) the session relocalized in, or `nil`.
+    var frame: Int?
+    /// Position error at the relocalizing camera (m) and turn error (rad), when it relocalized.
+    var positionError: Float = .nan, angleError: Float = .nan
+    /// The map's anchors and the events of the relocalization.
+    var map: WorldMap
+    var events: [SessionEvent] = []
+    var found: Relocalization?
+
+    static func map(of walk: RevisitWalk) throws -> (WorldMap, Session) {
+        var session = Session(), mapping = MapTracking()
+        var workspace = RenderWorkspace()
+        for k in 0..<walk.mappingFrames {
+            let frame = walk.mappingFrame(k, workspace: &workspace)
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            _ = mapping.frameTracked(session: &session, cloud: frame.cloud)
+        }
+        return (mapping.map(of: session), session)
+    }
+
+    init(walk: RevisitWalk, map: WorldMap, queryFrames: Int) throws {
+        self.map = map
+        var session = Session(), mapping = MapTracking()
+        mapping.load(map, into: &session)
+        var workspace = RenderWorkspace()
+        for k in 0..<queryFrames {
+            let frame = walk.queryFrame(k, workspace: &workspace)
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: mapping.worldPose(frame.pose),
+                                   timestamp: frame.timestamp)
+            if let (found, events) = mapping.frameTracked(session: &session, cloud: frame.cloud) {
+                self.frame = k
+                self.found = found
+                self.events = events
+                let truth = walk.expectedMapFromQuery
+                let camera = frame.pose.translation
+                positionError = distance(found.mapFromSession.apply(toPoint: camera), truth.apply(toPoint: camera))
+                angleError = (found.mapFromSession.rotation * truth.rotation.transposed).rotationAngle
+                return
+            }
+        }
+    }
+}
+
+extension Matrix3 {
+    /// The angle of this rotation (rad).
+    var rotationAngle: Float {
+        let trace = self[0, 0] + self[1, 1] + self[2, 2]
+        return acosf(max(-1, min(1, (trace - 1) / 2)))
+    }
+}
+
+@Suite("Relocalization")
+struct RelocalizationTests {
+    @Test func returnToTheMappedRoomRelocalizesWithinTenFrames() throws {
+        var results: [RelocalizationTrial] = []
+        for seed in UInt64(1)...20 {
+            let walk = RevisitWalk(seed: seed)
+            let (map, _) = try RelocalizationTrial.map(of: walk)
+            let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
+            print("seed \(seed): frame \(trial.frame.map(String.init) ?? "-") error \(trial.positionError * 1000) mm \(trial.angleError * 180 / .pi)° anchors \(map.anchors.count)")
+            results.append(trial)
+        }
+        let good = results.filter { ($0.frame ?? 99) < 10 && $0.positionError <= 0.01 && $0.angleError <= 0.5 * .pi / 180 }
+        print("relocalized within 10 frames, ≤ 1 cm / 0.5°: \(good.count) of \(results.count)")
+        #expect(Double(good.count) >= 0.95 * Double(results.count))
+    }
+
+    @Test func unrelatedRoomsNeverRelocalize() throws {
+        var false_ = 0, trials = 0
+        for seed in UInt64(1)...5 {
+            let (map, _) = try RelocalizationTrial.map(of: RevisitWalk(seed: seed))
+            for other in UInt64(1)...5 {
+                let walk = RevisitWalk(seed: seed, queryRoomSeed: 100 + seed * 10 + other)
+                let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
+                trials += 1
+                if trial.frame != nil { false_ += 1; print("FALSE: map \(seed) query room \(walk.query.seed) at \(trial.frame!)") }
+            }
+        }
+        print("false relocalizations: \(false_) of \(trials)")
+        #expect(false_ == 0)
+    }
+}
