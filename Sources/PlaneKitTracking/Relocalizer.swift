@@ -54,7 +54,11 @@ public struct Relocalizer: Sendable {
         /// Offsets agree within this distance (m).
         public var offsetTolerance: Float = 0.05
         /// Fewest matched planes.
-        public var minimumMatches = 3
+        public var minimumMatches = 4
+        /// Fewest matched planes that are not the room's shell (floor, ceiling, walls): a bare
+        /// corner of one box-shaped room looks like a corner of any other, so something in the
+        /// room must be recognised too.
+        public var minimumFurnitureMatches = 1
         /// Largest RMS point-to-plane residual after refinement (m).
         public var maximumResidual: Float = 0.015
         /// Fewest of the frame's points on map surfaces.
@@ -63,6 +67,11 @@ public struct Relocalizer: Sendable {
         public var maximumSeeThroughFraction: Float = 0.05
         /// Fewest map points in view agreeing with the frame's depth.
         public var minimumAgreeingPoints = 100
+        /// How much more evidence (inlier share − 5 × see-through share) the chosen registration
+        /// needs than any clearly different one that also passes.
+        public var evidenceMargin: Float = 0.04
+        /// The share of a session plane's covered ground that must lie on its map plane's.
+        public var minimumCoverage: Float = 0.8
         /// Session anchors smaller than this (m²) are not used.
         public var minimumArea: Float = 0.1
         /// The defaults.
@@ -79,12 +88,16 @@ public struct Relocalizer: Sendable {
         var toGrid: Transform
         /// Points on the fitted plane over the covered ground (world), at most 24.
         var samples: [SIMD3<Float>]
+        /// Not floor, ceiling or wall: a table, a box, a seat — what tells rooms apart.
+        var isFurniture: Bool
 
         var isVertical: Bool { abs(normal.y) < 0.17 }
         var isHorizontal: Bool { abs(normal.y) > 0.98 }
 
-        init(identifier: PlaneIdentifier, plane: Plane, area: Float, occupancy: PlaneOccupancy, gridFrame: Transform) {
+        init(identifier: PlaneIdentifier, plane: Plane, area: Float, occupancy: PlaneOccupancy, gridFrame: Transform,
+             classification: PlaneClassification) {
             self.identifier = identifier
+            isFurniture = ![.floor, .ceiling, .wall].contains(classification)
             normal = plane.normal
             offset = plane.offset
             self.area = area
@@ -137,7 +150,7 @@ public struct Relocalizer: Sendable {
                 for k in 0..<Int(run.count) { occupancy.occupy(SIMD2(Int(run.column) + k, Int(run.row))) }
             }
             return Surface(identifier: a.identifier, plane: a.plane.plane, area: a.plane.area, occupancy: occupancy,
-                           gridFrame: a.gridFrame)
+                           gridFrame: a.gridFrame, classification: a.plane.classification)
         }
         points = SparsePointMap(points: map.points, normals: map.normals)
     }
@@ -158,29 +171,42 @@ public struct Relocalizer: Sendable {
     /// map; `nil` unless every check passes.
     public func register(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform) -> Relocalization? {
         let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
-            Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame)
+            Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
+                    classification: $0.plane.classification)
         }
         let hypotheses = generate(session)
-        let dbg = getenv("PKDEBUG") != nil
-        if dbg { print("  session v=\(session.filter(\.isVertical).count) h=\(session.filter(\.isHorizontal).count) hyps=\(hypotheses.count) best=\(hypotheses.first.map { "\($0.score) m=\($0.matches.count)" } ?? "-") second=\(hypotheses.dropFirst().first.map { "\($0.score)" } ?? "-")") }
-        guard var best = hypotheses.first, best.matches.count >= configuration.minimumMatches else { return nil }
-        // Ambiguity: a clearly different change of world that explains the planes nearly as well.
-        for other in hypotheses.dropFirst() {
-            let turned = abs(remainder(other.yaw - best.yaw, 2 * .pi))
-            if (turned > 3 * .pi / 180 || distance(other.shift, best.shift) > 0.1) && other.score >= 0.9 * best.score { return nil }
+        let debug = getenv("PKDEBUG") != nil
+        // Planes propose, points decide: every hypothesis explaining the planes nearly as well as
+        // the best is refined and checked against the frame; exactly one may pass.
+        guard let top = hypotheses.first?.score, top > 0 else { return nil }
+        var passed: [Relocalization] = []
+        for var h in hypotheses where h.score >= 0.5 * top && h.matches.count >= configuration.minimumMatches
+            && h.matches.filter({ surfaces[$0.map].isFurniture }).count >= configuration.minimumFurnitureMatches {
+            let residual = refine(&h, session: session)
+            let transform = h.transform
+            let inliers = inlierFraction(cloud: cloud, pose: pose, mapFromSession: transform)
+            let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform)
+            if debug { print("  hyp score \(h.score) m=\(h.matches.count) residual \(residual) inliers \(inliers) see \(seeThrough ?? -1) yaw \(h.yaw) shift \(h.shift)") }
+            guard residual <= configuration.maximumResidual, inliers >= configuration.minimumInlierFraction,
+                  let seeThrough, seeThrough <= configuration.maximumSeeThroughFraction else { continue }
+            var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
+            for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
+            passed.append(Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
+                                         seeThroughFraction: seeThrough))
         }
-        let residual = refine(&best, session: session)
-        if dbg { print("  residual \(residual) inliers \(inlierFraction(cloud: cloud, pose: pose, mapFromSession: best.transform)) see \(String(describing: seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: best.transform)))") }
-        guard residual <= configuration.maximumResidual else { return nil }
-        let transform = best.transform
-        let inliers = inlierFraction(cloud: cloud, pose: pose, mapFromSession: transform)
-        guard inliers >= configuration.minimumInlierFraction else { return nil }
-        guard let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform),
-              seeThrough <= configuration.maximumSeeThroughFraction else { return nil }
-        var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
-        for m in best.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
-        return Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
-                              seeThroughFraction: seeThrough)
+        if debug { print("  session v=\(session.filter(\.isVertical).count) h=\(session.filter(\.isHorizontal).count) hyps=\(hypotheses.count) passed=\(passed.count)") }
+        // The evidence of the frame's depth for each: points on map surfaces, less five times the
+        // map surfaces seen through. A clearly different change of world with nearly as much
+        // evidence makes the view ambiguous (a bare corner of a rectangular room looks like the others).
+        func evidence(_ r: Relocalization) -> Float { r.inlierFraction - 5 * r.seeThroughFraction }
+        passed.sort { evidence($0) > evidence($1) }
+        guard let first = passed.first else { return nil }
+        for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
+            let turn = (other.mapFromSession.rotation * first.mapFromSession.rotation.transposed)
+            let turned = acos(max(-1, min(1, (turn[0, 0] + turn[1, 1] + turn[2, 2] - 1) / 2)))
+            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 { return nil }
+        }
+        return first
     }
 
     // MARK: Hypotheses
@@ -220,9 +246,10 @@ public struct Relocalizer: Sendable {
                             let ty = (h.offset - G.offset - G.normal.x * tx - G.normal.z * tz) / G.normal.y
                             var hypothesis = Hypothesis(yaw: yaw, shift: SIMD3(tx, ty, tz))
                             let t = hypothesis.transform
-                            guard A.coverage(of: si.samples.map(t.apply(toPoint:))) >= 0.5,
-                                  B.coverage(of: sj.samples.map(t.apply(toPoint:))) >= 0.5,
-                                  G.coverage(of: h.samples.map(t.apply(toPoint:))) >= 0.5 else { continue }
+                            let least = configuration.minimumCoverage
+                            guard A.coverage(of: si.samples.map(t.apply(toPoint:))) >= least,
+                                  B.coverage(of: sj.samples.map(t.apply(toPoint:))) >= least,
+                                  G.coverage(of: h.samples.map(t.apply(toPoint:))) >= least else { continue }
                             score(&hypothesis, session: session)
                             insert(hypothesis, into: &kept)
                         }
@@ -254,7 +281,7 @@ public struct Relocalizer: Sendable {
             let n = t.rotation * s.normal
             let d = s.offset - dot(n, t.translation)
             let moved = s.samples.map(t.apply(toPoint:))
-            var best = -1, bestCoverage: Float = 0.5
+            var best = -1, bestCoverage = configuration.minimumCoverage
             for (k, m) in surfaces.enumerated() where dot(n, m.normal) >= cosTolerance && abs(d - m.offset) <= configuration.offsetTolerance {
                 let c = m.coverage(of: moved)
                 if c >= bestCoverage { (best, bestCoverage) = (k, c) }

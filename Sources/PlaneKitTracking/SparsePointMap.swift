@@ -121,7 +121,7 @@ public struct MapPointSampler: Sendable {
 
     /// Every sample of `cloud` (camera coordinates): points on a `stride` grid with a normal
     /// from neighbours `reach` pixels away, facing the camera; depth edges skipped.
-    static func samples(of cloud: PointCloud, stride: Int, reach: Int) -> [(SIMD3<Float>, SIMD3<Float>)] {
+    public static func samples(of cloud: PointCloud, stride: Int, reach: Int) -> [(SIMD3<Float>, SIMD3<Float>)] {
         let w = cloud.width, h = cloud.height
         var result: [(SIMD3<Float>, SIMD3<Float>)] = []
         guard w > 2 * reach, h > 2 * reach else { return result }

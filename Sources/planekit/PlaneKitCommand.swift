@@ -20,5 +20,5 @@ struct PlaneKitCommand: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream
               planekit bench detection --runs 30
             """,
-        subcommands: [Analyze.self, Raycast.self, Stream.self, Synth.self, Encode.self, Bench.self])
+        subcommands: [Analyze.self, Raycast.self, Stream.self, Synth.self, Encode.self, MapCommand.self, Bench.self])
 }
