@@ -32,20 +32,23 @@ public struct Relocalization: Sendable {
 ///    are large enough to hold them; the pair fixes the turn and the horizontal shift (plane
 ///    offsets), the session's largest horizontal anchor against each map horizontal anchor
 ///    facing the same way fixes the height. A hypothesis survives only when each of its three
-///    session planes, moved, lies on the ground its map plane covers (half of its covered cells
+///    session planes, moved, lies on the ground its map plane covers (80 % of its covered cells
 ///    within 10 cm of a covered map cell).
 /// 2. **Score**: every session anchor moved into the map is matched to a map anchor with the
 ///    same normal (4°), offset (5 cm) and covered ground; matched area counts for, unmatched
-///    area (anchors of 0.2 m² and more) twice against.
-/// 3. **Refinement**: point-to-plane least squares (Gauss–Newton over turn and shift) of points
-///    sampled on every matched session anchor's covered ground against its map plane.
-/// 4. **Verification**, so that a different room never passes: at least ``Configuration/minimumMatches``
-///    planes matched, the residual under ``Configuration/maximumResidual``, at least
-///    ``Configuration/minimumInlierFraction`` of the frame's sampled points on map surfaces (a
-///    point with a map point within 5 cm voxels, 3 cm along its normal, normals within 25°), at most
-///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view seen through, and no
-///    other hypothesis (more than 10 cm or 3° away) scoring within 10 % of the best (a symmetric
-///    view is ambiguous).
+///    area (anchors of 0.2 m² and more) twice against. The best 8 distinct hypotheses are kept.
+/// 3. **Refinement** of each within half the best score: point-to-plane least squares
+///    (Gauss–Newton over turn and shift) of points sampled on every matched session anchor's
+///    covered ground against its map plane.
+/// 4. **Verification**, so that a different room never passes: at least
+///    ``Configuration/minimumMatches`` planes matched, one of them furniture (not floor, ceiling
+///    or wall: a bare corner of one box-shaped room looks like a corner of any other), the
+///    residual under ``Configuration/maximumResidual``, at least
+///    ``Configuration/minimumInlierFraction`` of the frame's sampled points on map surfaces (a map
+///    point in the 27 voxels around, 3 cm along its normal, normals within 25°), at most
+///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
+///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
+///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
 public struct Relocalizer: Sendable {
     /// Thresholds.
     public struct Configuration: Sendable {
@@ -62,14 +65,14 @@ public struct Relocalizer: Sendable {
         /// Largest RMS point-to-plane residual after refinement (m).
         public var maximumResidual: Float = 0.015
         /// Fewest of the frame's points on map surfaces.
-        public var minimumInlierFraction: Float = 0.7
+        public var minimumInlierFraction: Float = 0.8
         /// Most of the map's points in view that the frame may see through.
-        public var maximumSeeThroughFraction: Float = 0.05
+        public var maximumSeeThroughFraction: Float = 0.02
         /// Fewest map points in view agreeing with the frame's depth.
         public var minimumAgreeingPoints = 100
         /// How much more evidence (inlier share − 5 × see-through share) the chosen registration
         /// needs than any clearly different one that also passes.
-        public var evidenceMargin: Float = 0.04
+        public var evidenceMargin: Float = 0.1
         /// The share of a session plane's covered ground that must lie on its map plane's.
         public var minimumCoverage: Float = 0.8
         /// Session anchors smaller than this (m²) are not used.
