@@ -75,7 +75,8 @@ struct MapByteReader {
     /// A signed 64-bit whole number within ±2⁵³ (frame numbers and counts).
     mutating func i64(_ what: @autoclosure () -> String) throws(WorldMapError) -> Int {
         let v = Int64(bitPattern: try u64(what()))
-        guard abs(v) <= 1 << 53 else { throw .invalid("\(what()) \(v) is out of range") }
+        // Compared without abs(), which traps on Int64.min (found by the world-map fuzz target).
+        guard v >= -(1 << 53), v <= 1 << 53 else { throw .invalid("\(what()) \(v) is out of range") }
         return Int(v)
     }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlaneKitGeometry
 import PlaneKitInput
 
@@ -20,6 +25,9 @@ public struct MapTracking: Sendable {
     public private(set) var relocalizer: Relocalizer?
     /// Frames registered against the map since it was loaded.
     public private(set) var attempts = 0
+    /// The previous frame's registration, when it passed: a relocalization needs two frames in a
+    /// row that agree (within 1 cm at the camera and 0.5°), so one coincidental fit is not enough.
+    private var pending: Relocalization?
 
     /// Nothing loaded.
     public init() {}
@@ -36,6 +44,7 @@ public struct MapTracking: Sendable {
         session.reserveIdentifiers(of: map)
         relocalizer = Relocalizer(map: map, configuration: configuration)
         attempts = 0
+        pending = nil
     }
 
     /// After `session` took a frame (`cloud`, camera coordinates): samples it when it is a
@@ -47,7 +56,14 @@ public struct MapTracking: Sendable {
         sampler.add(cloud, pose: pose)
         guard let relocalizer else { return nil }
         attempts += 1
-        guard let found = relocalizer.register(anchors: session.planes, cloud: cloud, pose: pose) else { return nil }
+        guard let found = relocalizer.register(anchors: session.planes, cloud: cloud, pose: pose) else {
+            pending = nil
+            return nil
+        }
+        defer { pending = found }
+        guard let previous = pending, MapTracking.agree(previous.mapFromSession, found.mapFromSession, at: pose.translation) else {
+            return nil
+        }
         let t = found.mapFromSession
         let events = session.relocalize(into: relocalizer.map, mapFromSession: t, matches: found.matches)
         worldFromInput = t * worldFromInput
@@ -59,6 +75,13 @@ public struct MapTracking: Sendable {
         sampler = MapPointSampler(keyframes: relocalizer.map.keyframes + sampler.keyframes.map { t * $0 }, points: points)
         self.relocalizer = nil
         return (found, events)
+    }
+
+    /// `true` when two registrations put `point` within 1 cm of each other and turn within 0.5°.
+    static func agree(_ a: Transform, _ b: Transform, at point: SIMD3<Float>) -> Bool {
+        let r = a.rotation * b.rotation.transposed
+        let cosine = (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2
+        return distance(a.apply(toPoint: point), b.apply(toPoint: point)) <= 0.01 && cosine >= cos(0.5 * Float.pi / 180)
     }
 
     /// The session's world as a map, with the points sampled so far.

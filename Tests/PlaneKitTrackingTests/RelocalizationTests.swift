@@ -91,9 +91,10 @@ struct RelocalizationTests {
         for trial in relocalized {
             #expect(trial.positionError <= 0.01 && trial.angleError <= 0.5 * .pi / 180)
         }
-        // The goal is 95 % within 10 frames; measured: 5 of these 16 (9 within 30 frames).
-        // A walk that starts facing bare walls waits until something in the room is recognised.
-        #expect(good.count >= 5)
+        // The goal is 95 % within 10 frames; measured: 4 of these 16 (9 within 30 frames).
+        // A walk that starts facing bare walls waits until something in the room is recognised,
+        // and a registration must hold for two frames in a row.
+        #expect(good.count >= 4)
         #expect(relocalized.count >= 9)
     }
 }

@@ -125,3 +125,21 @@ struct WorldMapSeedTests {
         #expect(try WorldMapCoding.decodeBody(body).anchors == map.anchors)
     }
 }
+
+@Suite("World map fuzzing findings")
+struct WorldMapFuzzFindingTests {
+    /// Every reproducer the world-map fuzz target kept decodes to a map or one error, as a file
+    /// and as a body, without trapping.
+    @Test func findingsAreRefusedCleanly() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/regressions/world-map")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(!files.isEmpty)
+        for name in files {
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            // The first finding: a frame number of Int64.min, whose abs() trapped.
+            #expect(throws: WorldMapError.self) { try WorldMapCoding.decodeBody(bytes) }
+            _ = try? WorldMapCoding.decode(bytes)
+        }
+    }
+}
