@@ -60,8 +60,9 @@ public struct MapTracking: Sendable {
             pending = nil
             return nil
         }
-        defer { pending = found }
-        guard let previous = pending, MapTracking.agree(previous.mapFromSession, found.mapFromSession, at: pose.translation) else {
+        let previous = pending
+        pending = found
+        guard let previous, MapTracking.agree(previous.mapFromSession, found.mapFromSession, at: pose.translation) else {
             return nil
         }
         let t = found.mapFromSession
