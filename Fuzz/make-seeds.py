@@ -225,7 +225,43 @@ def stream_seeds():
           + b'{"type":"teleport"}\n{"t":1,"t":2}\n' + b'{"type":"tap","x":"1","y":2}\n')
 
 
+def world_map_seeds():
+    """A small world map written from docs/world-map.md: a floor and a wall anchor, an object,
+    two keyframes and a few points; and its body alone (the target also decodes raw bodies)."""
+    def transform(rotation_columns, translation):
+        return b"".join(struct.pack("<3f", *c) for c in rotation_columns) + struct.pack("<3f", *translation)
+    identity = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    def anchor(ident, frame, normal, offset, centroid, area, alignment, classification, runs, boundary):
+        data = struct.pack("<Q", ident) + transform(*frame) + struct.pack("<f", 0.05) + transform(*frame)
+        data += struct.pack("<3ff3f", *normal, offset, *centroid)
+        data += struct.pack("<4f", 0, 0, 1, 1) + struct.pack("<2f", area, 0.001) + struct.pack("<q", 1000)
+        data += struct.pack("<BB", alignment, classification)
+        data += struct.pack("<q9d", 100, *(c * 100 for c in centroid), 1, 1, 1, 0, 0, 0)
+        data += struct.pack("<3q", 0, 5, 6)
+        data += struct.pack("<I", len(boundary)) + b"".join(struct.pack("<2f", *v) for v in boundary)
+        data += struct.pack("<I", len(runs)) + b"".join(struct.pack("<hhH", *r) for r in runs)
+        return data
+    square = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+    runs = [(r, -10, 20) for r in range(-10, 10)]
+    # A wall facing +Z: local +Y (the normal) along world +Z.
+    wall = ([(1, 0, 0), (0, 0, 1), (0, -1, 0)], (0, 1.2, -2))
+    body = struct.pack("<BQQ", 3, 3, 2)
+    body += struct.pack("<I", 2)
+    body += anchor(1, (identity, (0, 0, 0)), (0, 1, 0), 0, (0, 0, 0), 1.0, 0, 0, runs, square)
+    body += anchor(2, wall, (0, 0, 1), 2, (0, 1.2, -2), 1.0, 1, 2, runs, square)
+    name = "chair".encode()
+    body += struct.pack("<I", 1) + struct.pack("<QH", 1, len(name)) + name + struct.pack("<3f", 0.5, 0.8, 0.5)
+    body += transform(identity, (0.3, 0, 0.2)) + struct.pack("<QB", 1, 0)
+    body += struct.pack("<I", 2) + transform(identity, (0, 1.4, 1)) + transform(identity, (0.5, 1.4, 1))
+    points = [((x * 0.1, 0, z * 0.1), (0, 127, 0)) for x in range(-2, 3) for z in range(-2, 3)]
+    body += struct.pack("<I", len(points)) + b"".join(struct.pack("<3f3b", *p, *n) for p, n in points)
+    compressed = zlib.compress(body, 9)
+    header = b"PKWMAP" + struct.pack("<HIII", 1, len(body), len(compressed), zlib.crc32(body) & 0xFFFFFFFF)
+    write("world-map", "room.pkmap", header + compressed)
+    write("world-map", "body.bin", body)
+
+
 if __name__ == "__main__":
     shutil.rmtree(ROOT, ignore_errors=True)
-    for make in (pcd_seeds, ply_seeds, xyz_seeds, pgm_seeds, png_seeds, tiff_seeds, sidecar_seeds, stream_seeds):
+    for make in (pcd_seeds, ply_seeds, xyz_seeds, pgm_seeds, png_seeds, tiff_seeds, sidecar_seeds, stream_seeds, world_map_seeds):
         make()

@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(pcd ply xyz pgm png tiff sidecar-json sidecar-xml stream)
+all_targets=(pcd ply xyz pgm png tiff sidecar-json sidecar-xml stream world-map)
 target=${1:-all}
 seconds=${2:-60}
 if [[ $target == list ]]; then printf '%s\n' "${all_targets[@]}"; exit 0; fi
@@ -45,6 +45,7 @@ fi
 max_len() {
     case $1 in
         stream) echo 24576 ;;
+        world-map) echo 16384 ;;
         sidecar-json | sidecar-xml | xyz) echo 4096 ;;
         *) echo 8192 ;;
     esac
@@ -70,7 +71,7 @@ shared_seeds() {
         tiff) find "$data" \( -iname '*.tif' -o -iname '*.tiff' \) ;;
         sidecar-json) find "$data" -iname '*.json' ;;
         sidecar-xml) find "$data" -iname '*.xml' ;;
-        stream) ;;
+        stream | world-map) ;;
     esac | sort | head -n 4
 }
 
@@ -87,7 +88,7 @@ fi
 scratch=.build/fuzz
 release=$scratch/release
 needs_stream=0
-for t in "${targets[@]}"; do [[ $t == stream ]] && needs_stream=1; done
+for t in "${targets[@]}"; do [[ $t == stream || $t == world-map ]] && needs_stream=1; done
 module=PlaneKitInput
 (( needs_stream )) && module=PlaneKitStream
 
@@ -101,7 +102,7 @@ link_flags=(-I "$release/Modules" -Xcc "-fmodule-map-file=Sources/System/CZlib/m
 mkdir -p "$release/fuzzers"
 for t in "${targets[@]}"; do
     flags=("${link_flags[@]}")
-    if [[ $t == stream ]]; then
+    if [[ $t == stream || $t == world-map ]]; then
         read -r -a pcl_include <<<"$(pkg-config --cflags-only-I pcl_segmentation)"
         read -r -a pcl_libs <<<"$(pkg-config --libs pcl_segmentation)"
         flags+=(-Xcc "-fmodule-map-file=Sources/System/CPCLSegmentation/module.modulemap"
@@ -113,7 +114,7 @@ for t in "${targets[@]}"; do
     fi
     sources=("Fuzz/Targets/$t.swift")
     # The input targets share their decoding with the tests that replay their findings.
-    [[ $t != stream ]] && sources+=(Tests/PlaneKitInputTests/FuzzDecoding.swift)
+    [[ $t != stream && $t != world-map ]] && sources+=(Tests/PlaneKitInputTests/FuzzDecoding.swift)
     binary=$release/fuzzers/fuzz-$t
     newer=$(find "${sources[@]}" -newer "$binary" 2>/dev/null || true)
     # Relinked when its sources or any object the build wrote is newer (linking takes seconds).

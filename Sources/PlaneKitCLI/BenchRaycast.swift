@@ -197,8 +197,7 @@ struct BenchRaycast: ParsableCommand {
         try write(triangles, "triangles.u32")
         try write(rayNumbers, "rays.f32")
 
-        let singleThreaded = Dictionary(uniqueKeysWithValues: ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"].map { ($0, "1") })
-        let outcome = try ChildProcess.run(python, [script, folder.path, String(runs)], overrides: singleThreaded)
+        let outcome = try ChildProcess.run(python, [script, folder.path, String(runs)], overrides: ChildProcess.singleThreaded)
         guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
         let line = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         let theirs = try JSONDecoder().decode(Open3DFigures.self, from: Data(line.utf8))

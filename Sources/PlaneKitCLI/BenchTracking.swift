@@ -134,8 +134,7 @@ struct BenchTracking: ParsableCommand {
             intrinsics: .init(width: k.width, height: k.height, fx: Double(k.fx), fy: Double(k.fy), cx: Double(k.cx), cy: Double(k.cy)))
         let manifestURL = folder.appendingPathComponent("manifest.json")
         try JSONEncoder().encode(manifest).write(to: manifestURL)
-        let singleThreaded = Dictionary(uniqueKeysWithValues: ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"].map { ($0, "1") })
-        let outcome = try ChildProcess.run(python, [script, manifestURL.path], overrides: singleThreaded)
+        let outcome = try ChildProcess.run(python, [script, manifestURL.path], overrides: ChildProcess.singleThreaded)
         guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
         let line = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         let theirs = try JSONDecoder().decode(Open3DTrackingFigures.self, from: Data(line.utf8))

@@ -14,6 +14,10 @@ struct ChildProcess {
         let output: [UInt8]
     }
 
+    /// The environment that keeps a Python comparison's numerical libraries (OpenMP, TBB, MKL,
+    /// OpenBLAS) on one thread, as PlaneKit's own figures are.
+    static let singleThreaded = Dictionary(uniqueKeysWithValues: ["OMP_NUM_THREADS", "TBB_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"].map { ($0, "1") })
+
     /// Runs `executable` with `arguments`, in this process's environment with `overrides` set,
     /// stdin and stderr inherited; waits for it to end.
     static func run(_ executable: String, _ arguments: [String], overrides: [String: String] = [:]) throws -> Outcome {

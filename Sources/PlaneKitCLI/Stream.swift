@@ -58,6 +58,8 @@ struct Stream: ParsableCommand {
 
     @OptionGroup var range: MaxDepthOption
 
+    @OptionGroup var maps: MapFileOptions
+
     @OptionGroup var sensor: SensorOption
 
     mutating func run() throws {
@@ -75,7 +77,8 @@ struct Stream: ParsableCommand {
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
                                   options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
-                                                 sensor: sensor.sensor),
+                                                 sensor: sensor.sensor, initialMap: try maps.initialMap(),
+                                                 saveMapPath: maps.saveMap),
                                   warn: { Diagnostics.warn($0) })
         runner.observer = liveView?.observer
         // Viewers get the end of the stream however the run stops.

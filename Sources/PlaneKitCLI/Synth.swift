@@ -102,6 +102,8 @@ struct Synth: ParsableCommand {
             completion: .directory)
     var depthDirectory: String?
 
+    @OptionGroup var offset: WorldOffsetOption
+
     mutating func validate() throws {
         guard invalidValue == 0 || invalidValue == 65535 else {
             throw ValidationError("--invalid-value must be 0 or 65535, got \(invalidValue)")
@@ -138,7 +140,8 @@ struct Synth: ParsableCommand {
             return
         }
         if let frames {
-            let stream = SynthStream(seed: seed, frameCount: frames, tapCount: taps, fps: fps, sensor: ideal ? .ideal : .kinect)
+            var stream = SynthStream(seed: seed, frameCount: frames, tapCount: taps, fps: fps, sensor: ideal ? .ideal : .kinect)
+            stream.worldOffset = try offset.transform()
             try stream.write(to: try StreamOutput.open(streamPath))
             return
         }

@@ -9,6 +9,8 @@ struct SynthStream {
     let tapCount: Int
     let fps: Double
     let sensor: SensorModel
+    /// Every pose is written as `worldOffset · pose` (`synth --world-offset`).
+    var worldOffset = Transform.identity
 
     /// Metres per depth16 unit: millimetres, like a Kinect's depth images.
     static let depthScale: Float = 0.001
@@ -54,7 +56,7 @@ struct SynthStream {
             // into it, so the storage stays unique and is reused in place.
             try writer.write(.frame(StreamFrame(timestamp: sequence.timestamp(ofFrame: index), width: intrinsics.width,
                                                 height: intrinsics.height, encoding: .depth16, depthScale: SynthStream.depthScale,
-                                                intrinsics: intrinsics, pose: sequence.pose(ofFrame: index), payload: payload)))
+                                                intrinsics: intrinsics, pose: worldOffset * sequence.pose(ofFrame: index), payload: payload)))
             while let next = taps.first, next == index {
                 taps.removeFirst()
                 let object = SynthStream.objects[tapIndex % SynthStream.objects.count]

@@ -7,7 +7,7 @@ import Darwin
 
 /// Whole-file and prefix reads with errors a user can act on (missing file, directory, empty
 /// file, permission), and atomic whole-file writes.
-enum FileBytes {
+package enum FileBytes {
     /// An open regular file and its size; closes itself when dropped.
     private final class OpenFile {
         let descriptor: Int32
@@ -81,7 +81,7 @@ enum FileBytes {
 
     /// The whole file, or an error when it is missing, not a regular file, empty, unreadable or
     /// larger than ``InputLimits/maximumFileBytes``.
-    static func read(_ path: String) throws(InputError) -> [UInt8] {
+    package static func read(_ path: String) throws(InputError) -> [UInt8] {
         let file = try OpenFile(path: path)
         guard file.size <= InputLimits.maximumFileBytes else {
             throw InputError(source: path, problem: "file is \(file.size) bytes, more than the \(InputLimits.maximumFileBytes) allowed")
@@ -90,13 +90,13 @@ enum FileBytes {
     }
 
     /// The first `maximum` bytes of the file (fewer when it is shorter) and the file's size.
-    static func readPrefix(_ path: String, maximum: Int) throws(InputError) -> (bytes: [UInt8], fileSize: Int) {
+    package static func readPrefix(_ path: String, maximum: Int) throws(InputError) -> (bytes: [UInt8], fileSize: Int) {
         let file = try OpenFile(path: path)
         return (try file.read(count: min(maximum, file.size), path: path), file.size)
     }
 
     /// Writes `bytes` to `path` atomically (a temporary file renamed into place).
-    static func write(_ bytes: [UInt8], to path: String) throws(InputError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(InputError) {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -1,9 +1,9 @@
 import CZlib
 
 /// zlib streams (RFC 1950): inflate with an exact output size, deflate, and CRC-32.
-enum Zlib {
+package enum Zlib {
     /// The CRC-32 of `bytes`, continuing from `crc` (PNG's chunk checksum).
-    static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
         var value = UInt(crc)
         var offset = 0
@@ -18,7 +18,7 @@ enum Zlib {
     /// Inflates the zlib stream in `input` into exactly `expectedSize` bytes. With
     /// `allowExcess`, output past `expectedSize` is ignored (TIFF strips may be padded);
     /// otherwise it is an error, as is a stream that ends short or is corrupt.
-    static func inflate(_ input: UnsafeRawBufferPointer, expectedSize: Int, allowExcess: Bool = false,
+    package static func inflate(_ input: UnsafeRawBufferPointer, expectedSize: Int, allowExcess: Bool = false,
                         source: String) throws(InputError) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -92,7 +92,7 @@ enum Zlib {
     }
 
     /// `bytes` compressed into a zlib stream at `level` (0–9).
-    static func deflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+    package static func deflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
         guard deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             fatalError("zlib deflateInit failed: out of memory")

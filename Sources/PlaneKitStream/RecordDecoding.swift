@@ -4,7 +4,7 @@ import PlaneKitInput
 /// Builds typed records from parsed header objects, checking every field the kind uses.
 enum RecordDecoding {
     /// The record kinds, in the order messages list them.
-    static let typeNames = ["frame", "tap", "drag", "rotate", "remove", "raycast"]
+    static let typeNames = ["frame", "tap", "drag", "rotate", "remove", "raycast", "saveMap", "loadMap"]
 
     /// The record described by `fields`, without its payload (frames get an empty one), or the
     /// problem with it.
@@ -26,6 +26,10 @@ enum RecordDecoding {
             return .remove(RemoveRecord(object: try objectID(fields)))
         case "raycast":
             return .raycast(try raycast(fields))
+        case "saveMap":
+            return .saveMap(try MapFileRecord(fields))
+        case "loadMap":
+            return .loadMap(try MapFileRecord(fields))
         default:
             let shown = type.count <= 40 ? type : String(type.prefix(40)) + "…"
             throw HeaderProblem("unknown record type \"\(shown)\" (expected \(typeNames.joined(separator: ", ")))")

@@ -17,6 +17,8 @@ public enum StreamEvent: Sendable {
     case hit(HitEvent)
     /// A record that could not be carried out.
     case error(StreamErrorEvent)
+    /// A world map saved or loaded, or the session relocalized into one.
+    case map(MapEvent)
 
     /// The event's `event` field: `planeAdded`, `focus`, `hit`, `error`, ….
     public var name: String {
@@ -26,6 +28,7 @@ public enum StreamEvent: Sendable {
         case .focus: "focus"
         case .hit: "hit"
         case .error: "error"
+        case .map(let e): e.name
         }
     }
 
@@ -37,6 +40,7 @@ public enum StreamEvent: Sendable {
         case .focus(let e): e.frame
         case .hit(let e): e.frame
         case .error(let e): e.frame
+        case .map(let e): e.frame
         }
     }
 
@@ -48,6 +52,7 @@ public enum StreamEvent: Sendable {
         case .focus(let e): e.timestamp
         case .hit(let e): e.timestamp
         case .error(let e): e.timestamp
+        case .map(let e): e.timestamp
         }
     }
 }

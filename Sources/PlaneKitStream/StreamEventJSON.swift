@@ -18,6 +18,7 @@ extension JSONLineWriter {
         case .focus(let e): write(e)
         case .hit(let e): write(e)
         case .error(let e): write(e)
+        case .map(let e): write(e)
         }
     }
 

@@ -14,7 +14,7 @@ import PlaneKitTracking
 /// the session as it was.
 public struct StreamProcessor: Sendable {
     /// The tracking session records are carried out on.
-    public private(set) var session: Session
+    public internal(set) var session: Session
     /// The latest frame's organized cloud (camera coordinates), kept until the next frame
     /// arrives, for pictures.
     public private(set) var latestCloud: PointCloud?
@@ -22,6 +22,8 @@ public struct StreamProcessor: Sendable {
     public let defaultMaxDepth: Float?
     /// Estimates the pose of frames that come without one.
     public private(set) var cameraTracker = CameraTracker()
+    /// World maps: keyframe sampling for saving, relocalization into a loaded map.
+    public internal(set) var mapTracking = MapTracking()
     private var decoder = FrameDecoder()
 
     /// A processor with a fresh session; `defaultMaxDepth` (positive and finite, or `nil`) is the
@@ -73,10 +75,12 @@ public struct StreamProcessor: Sendable {
             let camera = frame.isPoseGiven
                 ? cameraTracker.follow(givenPose: frame.pose, timestamp: frame.timestamp)
                 : cameraTracker.track(frame: cloud, intrinsics: intrinsics, gravity: frame.gravity, timestamp: frame.timestamp)
-            let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: camera.transform,
+            // In the map's world once relocalized (the identity until then).
+            let worldPose = mapTracking.worldPose(camera.transform)
+            let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose,
                                                    timestamp: frame.timestamp)
             if let detection = session.latestDetection { cameraTracker.refineKeyframe(with: detection) }
-            events.append(.camera(CameraEvent(frame: session.frameIndex, timestamp: session.timestamp, transform: camera.transform,
+            events.append(.camera(CameraEvent(frame: session.frameIndex, timestamp: session.timestamp, transform: worldPose,
                                               tracking: camera.tracking)))
             var focusChange: FocusState?
             for event in sessionEvents {
@@ -87,6 +91,8 @@ public struct StreamProcessor: Sendable {
                     events.append(.session(event))
                 }
             }
+            // A relocalization in this frame: its event, then the session's move into the map's world.
+            events += relocalize(after: cloud)
             events.append(.focus(FocusEvent(session: session, changedFrom: focusChange)))
             latestCloud = cloud
         case .tap(let tap):
@@ -111,6 +117,10 @@ public struct StreamProcessor: Sendable {
                 hits = session.raycast(ray, targets: targets, alignment: alignment)
             }
             events.append(.hit(HitEvent(frame: session.frameIndex, timestamp: session.timestamp, hits: hits)))
+        case .saveMap(let record):
+            events.append(try saveMap(to: record.path))
+        case .loadMap(let record):
+            events.append(try loadMap(from: record.path))
         }
     }
 

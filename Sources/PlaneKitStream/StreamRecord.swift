@@ -16,6 +16,10 @@ public enum StreamRecord: Sendable {
     case remove(RemoveRecord)
     /// Cast a ray and report what it hits.
     case raycast(RaycastRecord)
+    /// Write the session's world map to a file (`saveMap`).
+    case saveMap(MapFileRecord)
+    /// Load a world map and relocalize into it (`loadMap`).
+    case loadMap(MapFileRecord)
 
     /// The record's `type` field.
     public var typeName: String {
@@ -26,6 +30,8 @@ public enum StreamRecord: Sendable {
         case .rotate: return "rotate"
         case .remove: return "remove"
         case .raycast: return "raycast"
+        case .saveMap: return "saveMap"
+        case .loadMap: return "loadMap"
         }
     }
 }

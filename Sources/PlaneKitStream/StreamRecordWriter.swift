@@ -73,6 +73,8 @@ public struct StreamRecordWriter<Sink: ByteSink> {
             }
             line.field("target", raycast.target.rawValue)
             line.field("alignment", raycast.alignment.rawValue)
+        case let .saveMap(file), let .loadMap(file):
+            line.field("path", file.path)
         }
         line.endObject()
         try output.write(line)

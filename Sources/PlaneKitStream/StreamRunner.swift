@@ -23,13 +23,20 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         /// The sensor profile the session's detector uses (``SensorProfile/auto`` by default).
         public var sensor: SensorProfile
 
+        /// A world map to relocalize into from the start, and the path it was read from.
+        public var initialMap: (map: WorldMap, path: String)?
+        /// Where to write the session's world map when the input ends, or `nil`.
+        public var saveMapPath: String?
+
         /// Options with everything off by default.
         public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil,
-                    sensor: SensorProfile = .auto) {
+                    sensor: SensorProfile = .auto, initialMap: (map: WorldMap, path: String)? = nil, saveMapPath: String? = nil) {
             self.strict = strict
             self.pictureDirectory = pictureDirectory
             self.maxDepth = maxDepth
             self.sensor = sensor
+            self.initialMap = initialMap
+            self.saveMapPath = saveMapPath
         }
     }
 
@@ -93,7 +100,20 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     /// and flushes the output.
     public mutating func run() throws(Stop) {
         defer { observer?.streamRunner(didEnd: processor) }
+        if let (map, path) = options.initialMap {
+            line.write(processor.load(map, path: path))
+            do { try output.write(line) } catch { throw .output(error.description) }
+        }
         while try next() {}
+        if let path = options.saveMapPath {
+            do {
+                line.write(try processor.saveMap(to: path))
+            } catch {
+                flushQuietly()
+                throw .output("cannot save the world map: \(error)")
+            }
+            do { try output.write(line) } catch { throw .output(error.description) }
+        }
         do { try output.flush() } catch { throw .output(error.description) }
     }
 

@@ -64,8 +64,8 @@ public struct MappingTracker: Sendable, Hashable {
     public private(set) var headingBits: UInt16 = 0
     /// Frames since an anchor was last added or removed.
     public private(set) var framesSinceStructuralChange = 0
-    private var firstForward: SIMD3<Float>?
-    private var lastPosition: SIMD3<Float>?
+    var firstForward: SIMD3<Float>?
+    var lastPosition: SIMD3<Float>?
     private var areas: [Float] = []
 
     /// A tracker with the default rule, `notAvailable`.

@@ -86,8 +86,17 @@ struct PlaneOccupancy: Sendable {
         return occupyReserved(cell(of: p)) || coarsened
     }
 
+    /// Marks cell `c` occupied, `c` counted in cells of the configured size (as a saved world
+    /// map stores them; coarsened cells hold several of them). Cells beyond the limit are ignored.
+    mutating func occupy(cell c: SIMD2<Int>) {
+        reserve(from: c &>> coarsening, to: c &>> coarsening)
+        // Reserving may have coarsened the grid: index at the size that now holds.
+        occupyReserved(c &>> coarsening)
+    }
+
     /// Marks reserved cell `c` occupied; `true` when it was not before. Cells beyond the
     /// limit are ignored.
+    @discardableResult
     private mutating func occupyReserved(_ c: SIMD2<Int>) -> Bool {
         let limit = self.limit
         guard abs(c.x) <= limit, abs(c.y) <= limit else { return false }
@@ -176,6 +185,7 @@ struct PlaneOccupancy: Sendable {
     /// with a margin; when the occupied cells and these together need more than
     /// ``maximumSide`` cells along an axis, coarsens the grid until they fit. `true` when it
     /// coarsened (cell indices held by the caller are then stale).
+    @discardableResult
     private mutating func reserve(from a: SIMD2<Int>, to b: SIMD2<Int>) -> Bool {
         let clip = SIMD2(repeating: limit)
         var (a, b) = (pointwiseMax(a, 0 &- clip), pointwiseMin(b, clip))

@@ -40,14 +40,14 @@ public struct PlaneTracker: Sendable {
     /// candidates in the order they were first seen. A candidate's identifier has
     /// ``candidateBit`` set, so the whole array is sorted by identifier and, in that order, a
     /// confirmed anchor comes before any candidate: the first of several is the one to keep.
-    private(set) var tracked: [PlaneAnchor] = []
+    var tracked: [PlaneAnchor] = []
     /// How many of ``tracked`` are confirmed (they come first).
-    private(set) var confirmedCount = 0
-    private var nextIdentifier: UInt64 = 1
+    var confirmedCount = 0
+    var nextIdentifier: UInt64 = 1
     private var nextCandidate: UInt64 = 1
     /// The length of the camera's path so far (m), for the drift allowance.
     private(set) var travelled: Float = 0
-    private var lastCameraPosition: SIMD3<Float>?
+    var lastCameraPosition: SIMD3<Float>?
 
     /// Set in the internal identifiers of candidates, which are never reported.
     static let candidateBit: UInt64 = 1 << 63

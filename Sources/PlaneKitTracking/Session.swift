@@ -58,7 +58,7 @@ public struct Session: Sendable {
     /// The latest frame's timestamp (s).
     public private(set) var timestamp: Double = 0
     /// The latest frame's camera, or `nil` before the first frame.
-    public private(set) var camera: PinholeCamera?
+    public internal(set) var camera: PinholeCamera?
     /// The latest frame's detection (camera coordinates), for inspection.
     public private(set) var latestDetection: PlaneDetectionResult?
     /// Per detected plane of the latest frame (`[label − 1]`), the anchor it went to, or `nil`
@@ -68,20 +68,19 @@ public struct Session: Sendable {
     /// indicator stays hidden. Place and drag commands also hide it until the end of the next frame.
     public var isPlacingObject = false
 
-    /// The plane tracker (readable within the module and by tests, for its candidates).
-    private(set) var tracker: PlaneTracker
+    var tracker: PlaneTracker
     /// The sensor noise measured from the first frames (``SensorProfile/auto`` only).
     private var noiseEstimate = StreamNoiseEstimate()
-    private var objectStates: [ObjectState] = []
-    private var focusIndicator = FocusIndicator()
-    private var mapping: MappingTracker
-    private var measuredPoints: MeasuredPoints?
+    var objectStates: [ObjectState] = []
+    var focusIndicator = FocusIndicator()
+    var mapping: MappingTracker
+    var measuredPoints: MeasuredPoints?
     /// The full hit tester, built when a command or ray cast first needs it in a frame.
-    private var cachedTester: HitTester?
+    var cachedTester: HitTester?
     /// A hit tester over the measured points only, for the focus indicator's estimated planes.
-    private var pointTester: HitTester?
+    var pointTester: HitTester?
     private var placedSinceLastFrame = false
-    private var nextObjectNumber: UInt64 = 1
+    var nextObjectNumber: UInt64 = 1
     private var nextAnchorNumber: UInt64 = 1
 
     /// A session with nothing seen yet.
@@ -315,7 +314,7 @@ public struct Session: Sendable {
         return events
     }
 
-    private mutating func takeAnchorNumber() -> UInt64 {
+    mutating func takeAnchorNumber() -> UInt64 {
         defer { nextAnchorNumber += 1 }
         return nextAnchorNumber
     }

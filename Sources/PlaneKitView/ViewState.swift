@@ -63,7 +63,7 @@ public struct ViewState: Sendable {
             focus = line
         case .camera(let e):
             applyCamera(frame: e.frame, timestamp: e.timestamp, position: e.transform.translation, line: line)
-        case .hit, .error:
+        case .hit, .error, .map:
             break
         }
     }

@@ -1,0 +1,183 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import PlaneKit
+
+/// `planekit bench relocalization`: relocalization into generated rooms' maps — success rate,
+/// frames, error, false relocalizations in unrelated rooms, and the time of one attempt —
+/// next to Open3D's FPFH + RANSAC + ICP global registration on the same pairs.
+struct BenchRelocalization: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relocalization",
+        abstract: "Relocalize into generated rooms' maps; compare one attempt with Open3D's FPFH + RANSAC + ICP.",
+        discussion: """
+            For each of --walks rooms (seeds 1…N): a mapping walk (--mapping-frames frames, every \
+            second frame of the room's generated sequence) makes a map; a query walk comes back \
+            along the mapped path with its own noise and its poses offset by a random turn about \
+            +Y and shift (RevisitWalk), through a session that loaded the map, for up to 30 frames. \
+            Reported: how many relocalized within 10 frames with ≤ 1 cm / 0.5° error (at the \
+            camera), the frame, the error, and the median time of one registration attempt (every \
+            attempt of every walk, one thread). Then --unrelated query walks in rooms the maps were \
+            not made from (map i, room 1000 + k) count false relocalizations.
+
+            With --python, every same-room pair (the map's points and normals; the frame the \
+            session relocalized in, sampled as PlaneKit samples it, in its own world) is written \
+            to a temporary folder and scripts/bench_open3d_relocalization.py runs Open3D's \
+            global registration on it (5 cm voxels, FPFH, RANSAC on feature matches, then \
+            point-to-plane ICP), timed per pair on one thread, its error measured the same way.
+
+            Build in release mode first (scripts/bench-relocalization.sh does it all).
+            """)
+
+    @Option(help: "Rooms mapped and revisited.")
+    var walks = 20
+
+    @Option(help: "Query walks in unrelated rooms.")
+    var unrelated = 100
+
+    @Option(name: .customLong("mapping-frames"), help: "Frames of each mapping walk.")
+    var mappingFrames = 150
+
+    @Option(help: "Query frames before a walk counts as not relocalized.")
+    var queryFrames = 30
+
+    @Option(help: ArgumentHelp("Python with open3d and numpy, for the comparison.", valueName: "PATH"))
+    var python = ".build-venv/bin/python3"
+
+    @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
+    var script = "scripts/bench_open3d_relocalization.py"
+
+    @Flag(name: .customLong("no-open3d"), help: "Report PlaneKit alone.")
+    var noOpen3D = false
+
+    /// A same-room pair for Open3D: source = the query frame's samples (session world), target = the map.
+    struct Pair {
+        var source: [(SIMD3<Float>, SIMD3<Float>)]
+        var map: WorldMap
+        var truth: Transform
+        var camera: SIMD3<Float>
+    }
+
+    mutating func run() throws {
+        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0 else {
+            throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive")
+        }
+        if BuildConfiguration.isDebug { Diagnostics.warn("this is a debug build; build with -c release for meaningful figures") }
+        var attemptTimes: [Double] = []
+        var maps: [WorldMap] = []
+        var pairs: [Pair] = []
+        var good = 0, relocalized = 0
+        var errors: [(Float, Float)] = []
+        for seed in UInt64(1)...UInt64(max(1, walks)) where walks > 0 {
+            let walk = RevisitWalk(seed: seed, mappingFrames: mappingFrames)
+            let map = try Self.map(walk)
+            maps.append(map)
+            let outcome = try Self.query(walk, map: map, frames: queryFrames, times: &attemptTimes)
+            var line = "room \(seed): \(map.anchors.count) anchors, \(map.points.count) points, "
+            if let (frame, found, source, pose) = outcome {
+                relocalized += 1
+                let truth = walk.expectedMapFromQuery
+                let (position, angle) = Self.error(found.mapFromSession, truth, at: pose.translation)
+                errors.append((position, angle))
+                if frame < 10, position <= 0.01, angle <= 0.5 * .pi / 180 { good += 1 }
+                line += "relocalized in frame \(frame), error \(CFormat.string("%.2f mm, %.3f°", position * 1000, angle * 180 / .pi))"
+                pairs.append(Pair(source: source, map: map, truth: truth, camera: pose.translation))
+            } else {
+                line += "not relocalized in \(queryFrames) frames"
+            }
+            print(line)
+        }
+        var falseCount = 0
+        for k in 0..<unrelated where !maps.isEmpty {
+            let m = k % maps.count
+            let walk = RevisitWalk(seed: UInt64(m + 1), queryRoomSeed: 1000 + UInt64(k), mappingFrames: mappingFrames)
+            if try Self.query(walk, map: maps[m], frames: queryFrames, times: &attemptTimes) != nil {
+                falseCount += 1
+                print("FALSE relocalization: map of room \(m + 1) in room \(1000 + k)")
+            }
+        }
+        attemptTimes.sort()
+        func quantile(_ q: Double) -> Double { attemptTimes.isEmpty ? .nan : attemptTimes[min(attemptTimes.count - 1, Int(q * Double(attemptTimes.count)))] }
+        print("PlaneKit: relocalized \(relocalized) of \(walks) walks, \(good) within 10 frames at ≤ 1 cm / 0.5°; false relocalizations \(falseCount) of \(unrelated) unrelated walks")
+        if !errors.isEmpty {
+            let p = errors.map(\.0).sorted(), a = errors.map(\.1).sorted()
+            print(CFormat.string("PlaneKit: error median %.2f mm / %.3f°, worst %.2f mm / %.3f°", p[p.count / 2] * 1000,
+                         a[a.count / 2] * 180 / .pi, p.last! * 1000, a.last! * 180 / .pi))
+        }
+        print(CFormat.string("PlaneKit: one attempt median %.2f ms, p90 %.2f ms, max %.2f ms over %d attempts", quantile(0.5), quantile(0.9),
+                     attemptTimes.last ?? .nan, attemptTimes.count))
+        guard !noOpen3D, !pairs.isEmpty else { return }
+        do {
+            try compareWithOpen3D(pairs)
+        } catch {
+            Diagnostics.warn("Open3D comparison skipped: \(error)")
+        }
+    }
+
+    /// The map of a walk's mapping frames.
+    static func map(_ walk: RevisitWalk) throws -> WorldMap {
+        var session = Session(), mapping = MapTracking()
+        var workspace = RenderWorkspace()
+        for k in 0..<walk.mappingFrames {
+            let frame = walk.mappingFrame(k, workspace: &workspace)
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            _ = mapping.frameTracked(session: &session, cloud: frame.cloud)
+        }
+        return mapping.map(of: session)
+    }
+
+    /// Query frames through a session that loaded `map`; each registration attempt is also timed
+    /// on its own. The frame, registration, samples and pose (query world) of a relocalization.
+    static func query(_ walk: RevisitWalk, map: WorldMap, frames: Int, times: inout [Double])
+        throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
+        var session = Session(), mapping = MapTracking()
+        mapping.load(map, into: &session)
+        let relocalizer = Relocalizer(map: map)
+        var workspace = RenderWorkspace()
+        for k in 0..<frames {
+            let frame = walk.queryFrame(k, workspace: &workspace)
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            let start = ContinuousClock.now
+            _ = relocalizer.register(anchors: session.planes, cloud: frame.cloud, pose: frame.pose)
+            times.append((ContinuousClock.now - start).milliseconds)
+            if let (found, _) = mapping.frameTracked(session: &session, cloud: frame.cloud) {
+                let samples = MapPointSampler.samples(of: frame.cloud, stride: 4, reach: 4).map { (p, n) in
+                    (frame.pose.apply(toPoint: p), frame.pose.apply(toDirection: n))
+                }
+                return (k, found, samples, frame.pose)
+            }
+        }
+        return nil
+    }
+
+    /// Position error at `point` (m) and rotation error (rad) of `found` against `truth`.
+    static func error(_ found: Transform, _ truth: Transform, at point: SIMD3<Float>) -> (Float, Float) {
+        let position = distance(found.apply(toPoint: point), truth.apply(toPoint: point))
+        let r = found.rotation * truth.rotation.transposed
+        let angle = acos(max(-1, min(1, (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2)))
+        return (position, angle)
+    }
+
+    private func compareWithOpen3D(_ pairs: [Pair]) throws {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw ValidationError("no Python at \(python) (run scripts/bench-relocalization.sh, or pass --python)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planekit-reloc-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (k, pair) in pairs.enumerated() {
+            func numbers(_ points: [(SIMD3<Float>, SIMD3<Float>)]) -> [Float] { points.flatMap { [$0.0.x, $0.0.y, $0.0.z, $0.1.x, $0.1.y, $0.1.z] } }
+            let target = numbers(Array(zip(pair.map.points, pair.map.normals)))
+            let truth = pair.truth.columnMajor + [pair.camera.x, pair.camera.y, pair.camera.z]
+            for (values, name) in [(numbers(pair.source), "source"), (target, "target"), (truth, "truth")] {
+                try values.withUnsafeBytes { try Data($0).write(to: folder.appendingPathComponent("pair\(k)-\(name).f32")) }
+            }
+        }
+        let outcome = try ChildProcess.run(python, [script, folder.path, String(pairs.count)], overrides: ChildProcess.singleThreaded)
+        // The script prints its table; pass it on.
+        print(String(decoding: outcome.output, as: UTF8.self), terminator: "")
+        guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
+    }
+}

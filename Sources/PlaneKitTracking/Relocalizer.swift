@@ -1,0 +1,413 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+
+/// A registration of a session's world into a map's: what ``Relocalizer`` found.
+public struct Relocalization: Sendable {
+    /// Map-from-session: a session-world point `p` is at `mapFromSession.apply(toPoint: p)` in the map.
+    public var mapFromSession: Transform
+    /// The root-mean-square point-to-plane distance (m) of the matched planes after refinement.
+    public var residual: Float
+    /// Session anchor → the map anchor it is.
+    public var matches: [PlaneIdentifier: PlaneIdentifier]
+    /// The share of the frame's sampled points that lie on the map's surfaces.
+    public var inlierFraction: Float
+    /// The share of the map's points in view, facing the camera, that the frame sees through
+    /// (measured farther than the map says a surface is).
+    public var seeThroughFraction: Float
+}
+
+/// Registers a session against a ``WorldMap`` (global, no initial guess), for relocalization.
+///
+/// Both worlds have +Y up (gravity), so the unknown change of world is a turn about +Y and a
+/// shift: four degrees of freedom.
+/// 1. **Hypotheses** from planes: every pair of non-parallel (≥ 25° apart) vertical session
+///    anchors is paired with map anchors whose normals make the same angle (within 4°) and which
+///    are large enough to hold them; the pair fixes the turn and the horizontal shift (plane
+///    offsets), the session's largest horizontal anchor against each map horizontal anchor
+///    facing the same way fixes the height. A hypothesis survives only when each of its three
+///    session planes, moved, lies on the ground its map plane covers (80 % of its covered cells
+///    within 10 cm of a covered map cell).
+/// 2. **Score**: every session anchor moved into the map is matched to a map anchor with the
+///    same normal (4°), offset (5 cm) and covered ground; matched area counts for, unmatched
+///    area (anchors of 0.2 m² and more) twice against. The best 8 distinct hypotheses are kept.
+/// 3. **Refinement** of each within half the best score: point-to-plane least squares
+///    (Gauss–Newton over turn and shift) of points sampled on every matched session anchor's
+///    covered ground against its map plane.
+/// 4. **Verification**, so that a different room never passes: at least
+///    ``Configuration/minimumMatches`` planes matched, one of them furniture (not floor, ceiling
+///    or wall: a bare corner of one box-shaped room looks like a corner of any other), the
+///    residual under ``Configuration/maximumResidual``, at least
+///    ``Configuration/minimumInlierFraction`` of the frame's sampled points on map surfaces (a map
+///    point in the 27 voxels around, 3 cm along its normal, normals within 25°), at most
+///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
+///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
+///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
+public struct Relocalizer: Sendable {
+    /// Thresholds.
+    public struct Configuration: Sendable {
+        /// Normals agree within this angle (rad).
+        public var normalTolerance: Float = 4 * .pi / 180
+        /// Offsets agree within this distance (m).
+        public var offsetTolerance: Float = 0.05
+        /// Fewest matched planes.
+        public var minimumMatches = 4
+        /// Fewest matched planes that are not the room's shell (floor, ceiling, walls): a bare
+        /// corner of one box-shaped room looks like a corner of any other, so something in the
+        /// room must be recognised too.
+        public var minimumFurnitureMatches = 1
+        /// Largest RMS point-to-plane residual after refinement (m): the same surfaces measured
+        /// twice agree far better (generated rooms: under 0.7 mm), while planes of another room
+        /// that happen to line up within the match tolerances leave millimetres.
+        public var maximumResidual: Float = 0.002
+        /// Fewest of the frame's points on map surfaces.
+        public var minimumInlierFraction: Float = 0.8
+        /// Most of the map's points in view that the frame may see through.
+        public var maximumSeeThroughFraction: Float = 0.01
+        /// Fewest map points in view agreeing with the frame's depth.
+        public var minimumAgreeingPoints = 100
+        /// How much more evidence (inlier share − 5 × see-through share) the chosen registration
+        /// needs than any clearly different one that also passes.
+        public var evidenceMargin: Float = 0.1
+        /// The share of a session plane's covered ground that must lie on its map plane's.
+        public var minimumCoverage: Float = 0.8
+        /// Session anchors smaller than this (m²) are not used.
+        public var minimumArea: Float = 0.1
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A plane of either world with what registration needs of it.
+    struct Surface: Sendable {
+        var identifier: PlaneIdentifier
+        var normal: SIMD3<Float>
+        var offset: Float
+        var area: Float
+        var occupancy: PlaneOccupancy
+        var toGrid: Transform
+        /// Points on the fitted plane over the covered ground (world), at most 24.
+        var samples: [SIMD3<Float>]
+        /// Not floor, ceiling or wall: a table, a box, a seat — what tells rooms apart.
+        var isFurniture: Bool
+
+        var isVertical: Bool { abs(normal.y) < 0.17 }
+        var isHorizontal: Bool { abs(normal.y) > 0.98 }
+
+        init(identifier: PlaneIdentifier, plane: Plane, area: Float, occupancy: PlaneOccupancy, gridFrame: Transform,
+             classification: PlaneClassification) {
+            self.identifier = identifier
+            isFurniture = ![.floor, .ceiling, .wall].contains(classification)
+            normal = plane.normal
+            offset = plane.offset
+            self.area = area
+            self.occupancy = occupancy
+            toGrid = gridFrame.inverse
+            let cells = occupancy.occupiedCells()
+            let step = max(1, cells.count / 24)
+            samples = stride(from: 0, to: cells.count, by: step).prefix(24).map { k in
+                let g = occupancy.center(of: cells[k])
+                return plane.project(gridFrame.translation + g.x * gridFrame.xAxis + g.y * gridFrame.zAxis)
+            }
+        }
+
+        /// The share of `points` (this plane's world) on covered ground, within `reach` cells.
+        func coverage(of points: [SIMD3<Float>], reach: Int = 2) -> Float {
+            guard !points.isEmpty else { return 0 }
+            var hits = 0
+            for p in points {
+                let local = toGrid.apply(toPoint: p)
+                let c = occupancy.cell(of: SIMD2(local.x, local.z))
+                if occupancy.isOccupied(row: c.y, from: c.x, to: c.x, reach: reach) { hits += 1 }
+            }
+            return Float(hits) / Float(points.count)
+        }
+    }
+
+    /// A candidate change of world and how well the planes agree with it.
+    struct Hypothesis {
+        var yaw: Float
+        var shift: SIMD3<Float>
+        var score: Float = -.infinity
+        var matches: [(session: Int, map: Int)] = []
+        var transform: Transform { Transform(rotation: Relocalizer.yawRotation(yaw), translation: shift) }
+    }
+
+    /// The thresholds.
+    public var configuration: Configuration
+    /// The map registered against.
+    public let map: WorldMap
+    let surfaces: [Surface]
+    let points: SparsePointMap
+
+    /// A relocalizer into `map`.
+    public init(map: WorldMap, configuration: Configuration = Configuration()) {
+        self.map = map
+        self.configuration = configuration
+        surfaces = map.anchors.map { a in
+            var occupancy = PlaneOccupancy(cellSize: a.cellSize)
+            for run in a.cellRuns {
+                for k in 0..<Int(run.count) { occupancy.occupy(cell: SIMD2(Int(run.column) + k, Int(run.row))) }
+            }
+            return Surface(identifier: a.identifier, plane: a.plane.plane, area: a.plane.area, occupancy: occupancy,
+                           gridFrame: a.gridFrame, classification: a.plane.classification)
+        }
+        points = SparsePointMap(points: map.points, normals: map.normals)
+    }
+
+    /// The rotation by `angle` radians about +Y: `(x, z) ↦ (c·x + s·z, −s·x + c·z)`.
+    static func yawRotation(_ angle: Float) -> Matrix3 {
+        let c = cos(angle), s = sin(angle)
+        return Matrix3(SIMD3(c, 0, -s), SIMD3(0, 1, 0), SIMD3(s, 0, c))
+    }
+
+    /// The turn about +Y taking the horizontal part of `a` onto that of `b`.
+    static func yaw(from a: SIMD3<Float>, to b: SIMD3<Float>) -> Float {
+        atan2(a.z * b.x - a.x * b.z, a.x * b.x + a.z * b.z)
+    }
+
+    /// Registers the session — its confirmed `anchors` (session world) and its latest frame,
+    /// `cloud` (organized, camera coordinates) seen from `pose` (session world) — against the
+    /// map; `nil` unless every check passes.
+    public func register(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform) -> Relocalization? {
+        let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
+            Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
+                    classification: $0.plane.classification)
+        }
+        let hypotheses = generate(session)
+        // Planes propose, points decide: every hypothesis explaining the planes nearly as well as
+        // the best is refined and checked against the frame; exactly one may pass.
+        guard let top = hypotheses.first?.score, top > 0 else { return nil }
+        var passed: [Relocalization] = []
+        for var h in hypotheses where h.score >= 0.5 * top && h.matches.count >= configuration.minimumMatches
+            && h.matches.filter({ surfaces[$0.map].isFurniture }).count >= configuration.minimumFurnitureMatches {
+            let residual = refine(&h, session: session)
+            let transform = h.transform
+            let inliers = inlierFraction(cloud: cloud, pose: pose, mapFromSession: transform)
+            let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform)
+            guard residual <= configuration.maximumResidual, inliers >= configuration.minimumInlierFraction,
+                  let seeThrough, seeThrough <= configuration.maximumSeeThroughFraction else { continue }
+            var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
+            for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
+            passed.append(Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
+                                         seeThroughFraction: seeThrough))
+        }
+        // The evidence of the frame's depth for each: points on map surfaces, less five times the
+        // map surfaces seen through. A clearly different change of world with nearly as much
+        // evidence makes the view ambiguous (a bare corner of a rectangular room looks like the others).
+        func evidence(_ r: Relocalization) -> Float { r.inlierFraction - 5 * r.seeThroughFraction }
+        passed.sort { evidence($0) > evidence($1) }
+        guard let first = passed.first else { return nil }
+        for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
+            let turn = (other.mapFromSession.rotation * first.mapFromSession.rotation.transposed)
+            let turned = acos(max(-1, min(1, (turn[0, 0] + turn[1, 1] + turn[2, 2] - 1) / 2)))
+            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 { return nil }
+        }
+        return first
+    }
+
+    // MARK: Hypotheses
+
+    /// Scored hypotheses, best first, one per distinct change of world (at most 8).
+    func generate(_ session: [Surface]) -> [Hypothesis] {
+        let cosTolerance = cos(configuration.normalTolerance)
+        let vertical = session.indices.filter { session[$0].isVertical }.sorted { session[$0].area > session[$1].area }.prefix(8)
+        guard let ground = session.indices.filter({ session[$0].isHorizontal }).max(by: { session[$0].area < session[$1].area })
+        else { return [] }
+        let mapVertical = surfaces.indices.filter { surfaces[$0].isVertical }
+        let h = session[ground]
+        let mapGround = surfaces.indices.filter {
+            surfaces[$0].isHorizontal && dot(surfaces[$0].normal, h.normal) > cosTolerance && h.area <= 1.5 * surfaces[$0].area + 0.3
+        }
+        var kept: [Hypothesis] = []
+        let v = Array(vertical)
+        for a in 0..<v.count {
+            for b in (a + 1)..<max(a + 1, v.count) {
+                let si = session[v[a]], sj = session[v[b]]
+                guard abs(cross(si.normal, sj.normal).y) >= sin(25 * Float.pi / 180) else { continue }
+                for ma in mapVertical where si.area <= 1.5 * surfaces[ma].area + 0.3 {
+                    let yaw = Relocalizer.yaw(from: si.normal, to: surfaces[ma].normal)
+                    let rotation = Relocalizer.yawRotation(yaw)
+                    let nj = rotation * sj.normal
+                    for mb in mapVertical where mb != ma && dot(surfaces[mb].normal, nj) >= cosTolerance
+                        && sj.area <= 1.5 * surfaces[mb].area + 0.3 {
+                        let A = surfaces[ma], B = surfaces[mb]
+                        // n_A·t = d_i − d_A and n_B·t = d_j − d_B, in x and z.
+                        let det = A.normal.x * B.normal.z - A.normal.z * B.normal.x
+                        guard abs(det) > 0.2 else { continue }
+                        let r1 = si.offset - A.offset, r2 = sj.offset - B.offset
+                        let tx = (r1 * B.normal.z - A.normal.z * r2) / det
+                        let tz = (A.normal.x * r2 - r1 * B.normal.x) / det
+                        for mg in mapGround {
+                            let G = surfaces[mg]
+                            let ty = (h.offset - G.offset - G.normal.x * tx - G.normal.z * tz) / G.normal.y
+                            var hypothesis = Hypothesis(yaw: yaw, shift: SIMD3(tx, ty, tz))
+                            let t = hypothesis.transform
+                            let least = configuration.minimumCoverage
+                            guard A.coverage(of: si.samples.map(t.apply(toPoint:))) >= least,
+                                  B.coverage(of: sj.samples.map(t.apply(toPoint:))) >= least,
+                                  G.coverage(of: h.samples.map(t.apply(toPoint:))) >= least else { continue }
+                            score(&hypothesis, session: session)
+                            insert(hypothesis, into: &kept)
+                        }
+                    }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// Keeps the best hypothesis of each distinct change of world, best first, at most 8.
+    private func insert(_ h: Hypothesis, into kept: inout [Hypothesis]) {
+        if let k = kept.firstIndex(where: { abs(remainder($0.yaw - h.yaw, 2 * .pi)) <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1 }) {
+            if kept[k].score >= h.score { return }
+            kept.remove(at: k)
+        }
+        let at = kept.firstIndex { $0.score < h.score } ?? kept.count
+        kept.insert(h, at: at)
+        if kept.count > 8 { kept.removeLast() }
+    }
+
+    /// Matches every session surface under the hypothesis and scores it.
+    func score(_ h: inout Hypothesis, session: [Surface]) {
+        let t = h.transform
+        let cosTolerance = cos(configuration.normalTolerance)
+        var score: Float = 0
+        var matches: [(session: Int, map: Int)] = []
+        for (i, s) in session.enumerated() {
+            let n = t.rotation * s.normal
+            let d = s.offset - dot(n, t.translation)
+            let moved = s.samples.map(t.apply(toPoint:))
+            var best = -1, bestCoverage = configuration.minimumCoverage
+            for (k, m) in surfaces.enumerated() where dot(n, m.normal) >= cosTolerance && abs(d - m.offset) <= configuration.offsetTolerance {
+                let c = m.coverage(of: moved)
+                if c >= bestCoverage { (best, bestCoverage) = (k, c) }
+            }
+            if best >= 0 {
+                score += s.area
+                matches.append((i, best))
+            } else if s.area >= 0.2 {
+                score -= 2 * s.area
+            }
+        }
+        h.score = score
+        h.matches = matches
+    }
+
+    // MARK: Refinement
+
+    /// Gauss–Newton over (turn, shift) of the matched planes' sample points against their map
+    /// planes; returns the RMS point-to-plane distance (m).
+    func refine(_ h: inout Hypothesis, session: [Surface]) -> Float {
+        var yaw = Double(h.yaw), t = SIMD3<Double>(h.shift)
+        var pairs: [(p: SIMD3<Double>, n: SIMD3<Double>, d: Double, w: Double)] = []
+        for m in h.matches {
+            let s = session[m.session], target = surfaces[m.map]
+            let w = Double(s.area) / Double(max(1, s.samples.count))
+            for p in s.samples { pairs.append((SIMD3<Double>(p), SIMD3<Double>(target.normal), Double(target.offset), w)) }
+        }
+        func residuals() -> Double {
+            let c = cos(yaw), s = sin(yaw)
+            var sum = 0.0, weight = 0.0
+            for q in pairs {
+                let rp = SIMD3(c * q.p.x + s * q.p.z, q.p.y, -s * q.p.x + c * q.p.z)
+                let r = (q.n * (rp + t)).sum() + q.d
+                sum += q.w * r * r
+                weight += q.w
+            }
+            return weight > 0 ? (sum / weight).squareRoot() : .infinity
+        }
+        for _ in 0..<5 {
+            let c = cos(yaw), s = sin(yaw)
+            var a = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 4)
+            var g = [Double](repeating: 0, count: 4)
+            for q in pairs {
+                let rp = SIMD3(c * q.p.x + s * q.p.z, q.p.y, -s * q.p.x + c * q.p.z)
+                let drp = SIMD3(-s * q.p.x + c * q.p.z, 0, -c * q.p.x - s * q.p.z)
+                let r = (q.n * (rp + t)).sum() + q.d
+                let j = [(q.n * drp).sum(), q.n.x, q.n.y, q.n.z]
+                for u in 0..<4 {
+                    g[u] -= q.w * j[u] * r
+                    for v in 0..<4 { a[u][v] += q.w * j[u] * j[v] }
+                }
+            }
+            guard let step = Relocalizer.solve(a, g) else { break }
+            yaw += step[0]
+            t += SIMD3(step[1], step[2], step[3])
+            if abs(step[0]) < 1e-7, abs(step[1]) + abs(step[2]) + abs(step[3]) < 1e-6 { break }
+        }
+        h.yaw = Float(yaw)
+        h.shift = SIMD3<Float>(t)
+        return Float(residuals())
+    }
+
+    /// The solution of the 4×4 system `a·x = b` (Gaussian elimination, partial pivoting), or
+    /// `nil` when it is singular (a direction the planes do not constrain).
+    static func solve(_ a: [[Double]], _ b: [Double]) -> [Double]? {
+        var m = a, x = b
+        let n = b.count
+        let scale = max(1e-12, a.indices.map { abs(a[$0][$0]) }.max() ?? 0)
+        for col in 0..<n {
+            guard let pivot = (col..<n).max(by: { abs(m[$0][col]) < abs(m[$1][col]) }), abs(m[pivot][col]) > 1e-9 * scale else { return nil }
+            m.swapAt(col, pivot)
+            x.swapAt(col, pivot)
+            for row in 0..<n where row != col {
+                let f = m[row][col] / m[col][col]
+                if f == 0 { continue }
+                for k in col..<n { m[row][k] -= f * m[col][k] }
+                x[row] -= f * x[col]
+            }
+        }
+        return (0..<n).map { x[$0] / m[$0][$0] }
+    }
+
+    // MARK: Verification
+
+    /// The share of the frame's sampled points (every 16th pixel) that lie on map surfaces.
+    func inlierFraction(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> Float {
+        let toMap = mapFromSession * pose
+        let samples = MapPointSampler.samples(of: cloud, stride: 16, reach: 4)
+        guard !samples.isEmpty else { return 0 }
+        let cosine = cos(25 * Float.pi / 180)
+        var inliers = 0
+        for (p, n) in samples where points.supports(toMap.apply(toPoint: p), normal: toMap.apply(toDirection: n), distance: 0.03,
+                                                    normalCosine: cosine) {
+            inliers += 1
+        }
+        return Float(inliers) / Float(samples.count)
+    }
+
+    /// The share of the map's points in the camera's view, on surfaces facing it, that the frame
+    /// measures more than 8 cm + 3 % beyond (seen through), among those it measures at all; `nil`
+    /// when fewer than ``Configuration/minimumAgreeingPoints`` agree with the frame.
+    func seeThroughFraction(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> Float? {
+        guard let intrinsics = cloud.intrinsics, cloud.isOrganized else { return nil }
+        let toCamera = (mapFromSession * pose).inverse
+        var seenThrough = 0, agreeing = 0
+        let w = cloud.width, h = cloud.height
+        cloud.points.withUnsafeBufferPointer { measured in
+            for (q, n) in zip(points.points, points.normals) {
+                let p = toCamera.apply(toPoint: q)
+                guard p.z > 0.3, let pixel = intrinsics.project(p) else { continue }
+                let u = Int(pixel.x.rounded()), v = Int(pixel.y.rounded())
+                guard u >= 0, v >= 0, u < w, v < h else { continue }
+                let m = measured[v * w + u]
+                guard m.isFinite, m.z > 0 else { continue }
+                let facing = -dot(toCamera.apply(toDirection: n), p) / p.length
+                guard facing > 0.2 else { continue }
+                if m.z > p.z + 0.08 + 0.03 * p.z {
+                    seenThrough += 1
+                } else if abs(m.z - p.z) < 0.04 + 0.02 * p.z {
+                    agreeing += 1
+                }
+            }
+        }
+        guard agreeing >= configuration.minimumAgreeingPoints else { return nil }
+        return Float(seenThrough) / Float(seenThrough + agreeing)
+    }
+}
