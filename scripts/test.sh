@@ -48,11 +48,19 @@ fi
 
 # Release mode: the accuracy tests run the detector over many full VGA frames, which an
 # unoptimised build makes slow. -enable-testing keeps @testable imports working.
-swift test -c release -Xswiftc -enable-testing "$@"
+if [[ $# -gt 0 ]]; then
+    swift test -c release -Xswiftc -enable-testing "$@"
+    exit
+fi
+# The live view's tests run on their own, one at a time, after the rest: its server runs on
+# Swift's cooperative thread pool (one thread per core), which the other suites' long synchronous
+# tests, run in parallel, can hold for minutes, so a server started beside them did not start
+# within its 20 s (seen in CI). In `planekit view` the stream runs on the main thread, outside
+# that pool.
+swift test -c release -Xswiftc -enable-testing --skip PlaneKitViewTests
+swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitViewTests --no-parallel
 # A whole-suite run also runs the live view's browser test and the samples/ pipelines with the
 # binary that build made.
-if [[ $# -eq 0 ]]; then
-    scripts/test-view.sh
-    scripts/check-samples.sh
-    scripts/check-cli.sh
-fi
+scripts/test-view.sh
+scripts/check-samples.sh
+scripts/check-cli.sh
