@@ -75,8 +75,7 @@ shared_seeds() {
     esac | sort | head -n 4
 }
 
-# What the build needs: zlib and PCL (scripts/install-deps.sh installs them with apt when
-# missing) and libFuzzer, which ships with the Swift toolchain's clang (not in apt's clang).
+# What the build needs: zlib (scripts/install-deps.sh installs it with apt when missing) and libFuzzer, which ships with the Swift toolchain's clang (not in apt's clang).
 scripts/install-deps.sh
 swiftc_path=$(command -v swiftc)
 toolchain=$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")
@@ -103,14 +102,12 @@ mkdir -p "$release/fuzzers"
 for t in "${targets[@]}"; do
     flags=("${link_flags[@]}")
     if [[ $t == stream || $t == world-map ]]; then
-        read -r -a pcl_include <<<"$(pkg-config --cflags-only-I pcl_segmentation)"
-        read -r -a pcl_libs <<<"$(pkg-config --libs pcl_segmentation)"
-        flags+=(-Xcc "-fmodule-map-file=Sources/System/CPCLSegmentation/module.modulemap"
-                -Xcc "-fmodule-map-file=$release/PCLBridge.build/module.modulemap"
+        # PCL itself is not linked: the detector reaches it only through the bridge library it
+        # opens at run time (PCLBridgeInterface), and stream frames are organized, never sent to it.
+        flags+=(-Xcc "-fmodule-map-file=$release/PCLBridgeInterface.build/module.modulemap"
                 -Xcc "-fmodule-map-file=$release/CLinuxIO.build/module.modulemap")
-        for flag in "${pcl_include[@]}"; do flags+=(-Xcc "$flag"); done
         flags+=("$release"/PlaneKit{Detection,HitTesting,Tracking,Stream}.build/*.o
-                "$release"/PCLBridge.build/*.o "$release"/CLinuxIO.build/*.o "${pcl_libs[@]}" -lstdc++)
+                "$release"/PCLBridgeInterface.build/*.o "$release"/CLinuxIO.build/*.o -ldl)
     fi
     sources=("Fuzz/Targets/$t.swift")
     # The input targets share their decoding with the tests that replay their findings.
