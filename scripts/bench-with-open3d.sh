@@ -2,6 +2,7 @@
 # Runs `planekit bench NAME ARGS…` (raycast, tracking) from a release build next to Open3D:
 # installs open3d-cpu and numpy into .build-venv/ (ignored by git) when needed and passes that
 # Python; when they cannot be installed, PlaneKit's figures are reported alone (--no-open3d).
+# BENCH_PIN_CORE=N runs the benchmark (not the build) on core N with taskset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="$1"; shift
@@ -15,8 +16,10 @@ else
     echo "bench-$name: could not install open3d-cpu into $venv; reporting PlaneKit alone" >&2
 fi
 swift build -c release
+pin=()
+[ -n "${BENCH_PIN_CORE:-}" ] && pin=(taskset -c "$BENCH_PIN_CORE")
 if [ -n "$python" ]; then
-    .build/release/planekit bench "$name" --python "$python" "$@"
+    "${pin[@]}" .build/release/planekit bench "$name" --python "$python" "$@"
 else
-    .build/release/planekit bench "$name" --no-open3d "$@"
+    "${pin[@]}" .build/release/planekit bench "$name" --no-open3d "$@"
 fi
