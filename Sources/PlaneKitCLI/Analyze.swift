@@ -8,6 +8,7 @@ import PlaneKit
 /// `planekit analyze`: find the planes in point-cloud files and depth images.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Find the planes in point clouds and depth images.",
         discussion: """
             Reads each FILE (PCD, PLY, x y z text, or a 16-bit PGM/PNG/TIFF depth image), finds its \

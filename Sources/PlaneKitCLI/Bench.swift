@@ -3,6 +3,7 @@ import ArgumentParser
 /// `planekit bench`: benchmarks that compare PlaneKit with PCL and Open3D in the same run.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Benchmarks: PlaneKit next to PCL and Open3D on the same data, same run.",
         discussion: """
             Benchmarks report medians over repeated runs on one thread. Run them from a release \

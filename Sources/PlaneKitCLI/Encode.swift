@@ -8,6 +8,7 @@ import PlaneKit
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
 struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "encode",
         abstract: "Turn point-cloud files and depth images into a frame stream on stdout.",
         discussion: """
             Each file becomes one frame record of the stream format (docs/stream-format.md): \

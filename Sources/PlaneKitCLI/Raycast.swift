@@ -5,6 +5,7 @@ import PlaneKit
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
 struct Raycast: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "raycast",
         abstract: "Cast rays at the planes found in a point cloud or depth image.",
         discussion: """
             Finds the planes of FILE (as `analyze` does), then answers each query: a pixel of \

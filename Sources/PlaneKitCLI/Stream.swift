@@ -6,6 +6,7 @@ import PlaneKit
 /// ``StreamRunner``'s; this is its command line.
 struct Stream: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stream",
         abstract: "Track planes and placed objects over a stream of frames on stdin; print events as NDJSON.",
         discussion: """
             Reads the record stream of docs/stream-format.md from stdin: frame records (depth16, \

@@ -5,6 +5,7 @@ import PlaneKit
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
 struct Synth: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "synth",
         abstract: "Generate a room with known planes, seen by a simulated depth camera.",
         discussion: """
             Builds a random room from --seed (floor, ceiling, walls, tables, boxes, a few round \

@@ -6,6 +6,7 @@ import PlaneKit
 /// browser.
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "view",
         abstract: "Show a stream of frames on stdin live in 3D, in a browser.",
         discussion: """
             Reads the record stream of docs/stream-format.md from stdin and tracks it as \
