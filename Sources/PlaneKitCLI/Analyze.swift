@@ -65,6 +65,8 @@ struct Analyze: ParsableCommand {
     @OptionGroup var sensor: SensorOption
 
     mutating func run() throws {
+        // Even one file frees buffers that a later step of the same file can reuse.
+        FreedBuffers.keepForReuse()
         let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
         var reports: [AnalysisReport] = []
         var failures = 0
