@@ -35,19 +35,25 @@ trap cleanup EXIT
 "$BIN" synth --frames 60 --seed 4 --taps 1 > "$WORK/walk.stream"
 "$BIN" stream --save-map "$WORK/room.pkmap" < "$WORK/walk.stream" > "$WORK/events.ndjson" 2>/dev/null
 
+# await_log LOG TEXT PID SECONDS WHAT: waits until LOG holds TEXT (or PID ends, or SECONDS pass);
+# says that WHAT did not happen, with the log, and fails otherwise.
+await_log() {
+    local _
+    for _ in $(seq $(($4 * 10))); do
+        grep -q "$2" "$1" && return 0
+        kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q "$2" "$1" && return 0
+    echo "test-view: $5:" >&2
+    cat "$1" >&2
+    exit 1
+}
+
 timeout 300 "$BIN" view --listen 127.0.0.1:0 --hold < "$WORK/walk.stream" 2> "$WORK/view.log" &
 VIEW=$!
 # The page is loaded once the whole walk is in (at most 120 s).
-for _ in $(seq 1200); do
-    grep -q "input ended" "$WORK/view.log" && break
-    kill -0 "$VIEW" 2>/dev/null || break
-    sleep 0.1
-done
-if ! grep -q "input ended" "$WORK/view.log"; then
-    echo "test-view: planekit view did not finish its input:" >&2
-    cat "$WORK/view.log" >&2
-    exit 1
-fi
+await_log "$WORK/view.log" "input ended" "$VIEW" 120 "planekit view did not finish its input"
 URL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/view.log" | head -n 1)
 
 # SwiftShader is Chromium's own software GL, so WebGL works with no GPU and no display; root
@@ -76,17 +82,8 @@ fi
 # The walk's saved map, served without a stream: the same planes and objects, and a path.
 timeout 60 "$BIN" view --map "$WORK/room.pkmap" --listen 127.0.0.1:0 2> "$WORK/map.log" &
 MAPVIEW=$!
-for _ in $(seq 200); do
-    grep -q "until interrupted" "$WORK/map.log" && break
-    kill -0 "$MAPVIEW" 2>/dev/null || break
-    sleep 0.1
-done
+await_log "$WORK/map.log" "until interrupted" "$MAPVIEW" 20 "planekit view --map did not start"
 MAPURL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/map.log" | head -n 1)
-if [ -z "$MAPURL" ]; then
-    echo "test-view: planekit view --map did not start:" >&2
-    cat "$WORK/map.log" >&2
-    exit 1
-fi
 python3 - "$MAPURL" "$WORK/events.ndjson" <<'PY'
 import json, sys, urllib.request
 url, events = sys.argv[1], sys.argv[2]
