@@ -36,6 +36,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // DNS-SD through avahi-daemon (over D-Bus), for finding shared spaces on the local network.
+        .systemLibrary(
+            name: "CAvahi", path: "Sources/System/CAvahi", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
 
         // MARK: The pipeline.
         .target(name: "PlaneKitGeometry"),
@@ -73,6 +77,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
+        // DNS-SD advertising and resolving (`_planekit._tcp`) through Avahi; only planekit-view
+        // links it, so `planekit` never loads libavahi and libdbus.
+        .target(name: "PlaneKitDiscovery", dependencies: ["CAvahi"]),
         // Every command, as a library: the two executables below are its entry points.
         .target(
             name: "PlaneKitCLI",
@@ -83,7 +90,7 @@ let package = Package(
         .executableTarget(name: "planekit-view", dependencies: ["PlaneKitCLI", "PlaneKit", "PlaneKitView"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
-        .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),
+        .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
         .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
         .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitTestSupport"]),
@@ -99,6 +106,7 @@ let package = Package(
         .testTarget(
             name: "PlaneKitStreamTests",
             dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitViewTests",
             dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSynthesis", "PlaneKitTestSupport"]),

@@ -2,10 +2,15 @@
 # Installs what PlaneKit needs beyond Swift: PCL (libpcl-dev, which brings Eigen, Boost, FLANN),
 # zlib and pkg-config, from Debian's packages; and for the live view three.js (libjs-three, which
 # `planekit view` serves from /usr/share/javascript/three) and Chromium (chromium, headless, for
-# its browser test). Idempotent: when everything is there it returns at once without touching apt.
+# its browser test); for DNS-SD discovery of shared spaces Avahi's client library
+# (libavahi-client-dev) and, for its tests, avahi-daemon, avahi-utils (avahi-browse, avahi-publish)
+# and the D-Bus daemon, started by the tests themselves inside network namespaces made with
+# iproute2 (ip, tc). Idempotent: when everything is there it returns at once without touching apt.
 set -euo pipefail
 
-needed_pkgconfig=(pcl_segmentation zlib)
+needed_pkgconfig=(pcl_segmentation zlib avahi-client)
+needed_commands=(chromium avahi-daemon avahi-browse avahi-publish dbus-daemon ip tc)
+packages=(libpcl-dev zlib1g-dev pkg-config libjs-three chromium libavahi-client-dev avahi-daemon avahi-utils dbus-daemon iproute2)
 three_js=/usr/share/javascript/three/build/three.min.js
 
 have_all() {
@@ -15,7 +20,9 @@ have_all() {
         pkg-config --exists "$name" || return 1
     done
     [ -f "$three_js" ] || return 1
-    command -v chromium >/dev/null 2>&1 || return 1
+    for name in "${needed_commands[@]}"; do
+        command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || return 1
+    done
 }
 
 if have_all; then
@@ -27,16 +34,16 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
     sudo=(sudo)
 else
-    echo "install-deps: packages are missing and this is not root; install libpcl-dev, zlib1g-dev, pkg-config, libjs-three and chromium as root" >&2
+    echo "install-deps: packages are missing and this is not root; install ${packages[*]} as root" >&2
     exit 1
 fi
 
-echo "install-deps: installing libpcl-dev, zlib1g-dev, pkg-config, libjs-three and chromium with apt-get (a few minutes, once)" >&2
+echo "install-deps: installing ${packages[*]} with apt-get (a few minutes, once)" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends libpcl-dev zlib1g-dev pkg-config libjs-three chromium >/dev/null
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 
 if ! have_all; then
-    echo "install-deps: apt-get finished but something is still missing (pkg-config: ${needed_pkgconfig[*]}; $three_js; chromium)" >&2
+    echo "install-deps: apt-get finished but something is still missing (pkg-config: ${needed_pkgconfig[*]}; $three_js; ${needed_commands[*]})" >&2
     exit 1
 fi

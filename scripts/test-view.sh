@@ -3,6 +3,9 @@
 #
 #   scripts/test-view.sh [--update-docs]
 #
+# Then `planekit view --map` of the walk's saved map: its snapshot (fetched over HTTP, no browser)
+# must hold the walk's final planes and objects by identifier, its keyframe path and `end`.
+#
 # Serves a known generated walk (synth --frames 60 --seed 4 --taps 1) with `planekit view
 # --hold`, loads the page in Debian's headless Chromium (software WebGL: SwiftShader), takes a
 # screenshot and checks its pixels against the stream's events (scripts/check_view_screenshot.py:
@@ -21,28 +24,36 @@ if [ -z "$CHROMIUM" ]; then
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/test-view.XXXXXX")
 VIEW=
+MAPVIEW=
 cleanup() {
     [ -n "$VIEW" ] && kill "$VIEW" 2>/dev/null || true
+    [ -n "$MAPVIEW" ] && kill "$MAPVIEW" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 "$BIN" synth --frames 60 --seed 4 --taps 1 > "$WORK/walk.stream"
-"$BIN" stream < "$WORK/walk.stream" > "$WORK/events.ndjson" 2>/dev/null
+"$BIN" stream --save-map "$WORK/room.pkmap" < "$WORK/walk.stream" > "$WORK/events.ndjson" 2>/dev/null
+
+# await_log LOG TEXT PID SECONDS WHAT: waits until LOG holds TEXT (or PID ends, or SECONDS pass);
+# says that WHAT did not happen, with the log, and fails otherwise.
+await_log() {
+    local _
+    for _ in $(seq $(($4 * 10))); do
+        grep -q "$2" "$1" && return 0
+        kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q "$2" "$1" && return 0
+    echo "test-view: $5:" >&2
+    cat "$1" >&2
+    exit 1
+}
 
 timeout 300 "$BIN" view --listen 127.0.0.1:0 --hold < "$WORK/walk.stream" 2> "$WORK/view.log" &
 VIEW=$!
 # The page is loaded once the whole walk is in (at most 120 s).
-for _ in $(seq 1200); do
-    grep -q "input ended" "$WORK/view.log" && break
-    kill -0 "$VIEW" 2>/dev/null || break
-    sleep 0.1
-done
-if ! grep -q "input ended" "$WORK/view.log"; then
-    echo "test-view: planekit view did not finish its input:" >&2
-    cat "$WORK/view.log" >&2
-    exit 1
-fi
+await_log "$WORK/view.log" "input ended" "$VIEW" 120 "planekit view did not finish its input"
 URL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/view.log" | head -n 1)
 
 # SwiftShader is Chromium's own software GL, so WebGL works with no GPU and no display; root
@@ -67,3 +78,29 @@ if [ "${1:-}" = "--update-docs" ]; then
     cp "$WORK/view.png" docs/view.png
     echo "test-view: docs/view.png updated" >&2
 fi
+
+# The walk's saved map, served without a stream: the same planes and objects, and a path.
+timeout 60 "$BIN" view --map "$WORK/room.pkmap" --listen 127.0.0.1:0 2> "$WORK/map.log" &
+MAPVIEW=$!
+await_log "$WORK/map.log" "until interrupted" "$MAPVIEW" 20 "planekit view --map did not start"
+MAPURL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/map.log" | head -n 1)
+python3 - "$MAPURL" "$WORK/events.ndjson" <<'PY'
+import json, sys, urllib.request
+url, events = sys.argv[1], sys.argv[2]
+planes, objects = {}, set()
+for line in open(events):
+    e = json.loads(line)
+    kind = e.get("event")
+    if kind in ("planeAdded", "planeUpdated"): planes[e["plane"]["identifier"]] = e["plane"]["plane"]["classification"]
+    elif kind == "planeRemoved": planes.pop(e["plane"]["identifier"], None)
+    elif kind in ("objectAdded", "objectMoved", "objectSnapped"): objects.add(e["object"]["identifier"])
+    elif kind == "objectRemoved": objects.discard(e["object"]["identifier"])
+lines = [json.loads(l) for l in urllib.request.urlopen(url + "snapshot.ndjson", timeout=10).read().decode().splitlines()]
+shown = {l["plane"]["identifier"]: l["plane"]["plane"]["classification"] for l in lines if l["event"] == "planeAdded"}
+shown_objects = {l["object"]["identifier"] for l in lines if l["event"] == "objectAdded"}
+path = next(l["positions"] for l in lines if l["event"] == "path")
+ok = shown == planes and shown_objects == objects and len(path) >= 2 and lines[-1]["event"] == "end"
+print("test-view: map view: %d planes (stream ended with %d), %d objects (%d), %d keyframes in the path: %s"
+      % (len(shown), len(planes), len(shown_objects), len(objects), len(path), "ok" if ok else "MISMATCH"), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY

@@ -9,6 +9,7 @@
 
 #if defined(__linux__)
 #include <fcntl.h>
+#include <sched.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -40,5 +41,15 @@ int clinuxio_mallopt(int parameter, int value) {
 #else
     (void)parameter; (void)value;
     return 0;
+#endif
+}
+
+int clinuxio_enter_network_namespace(int fd) {
+#if defined(__linux__)
+    return setns(fd, CLONE_NEWNET);
+#else
+    (void)fd;
+    errno = ENOSYS;
+    return -1;
 #endif
 }

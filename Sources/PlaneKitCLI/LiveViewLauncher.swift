@@ -16,6 +16,8 @@ public protocol LiveViewSession {
     func costSummary(frames: Int) -> String
     /// Gives connected viewers up to `seconds` to take what is queued for them.
     func drain(seconds: Double)
+    /// Shows a saved world map instead of a stream: its planes, objects and keyframe path.
+    func show(_ map: WorldMap)
 }
 
 /// Starts the live view, or hands the command over to the executable that has it.

@@ -3,7 +3,7 @@ import FoundationEssentials
 import PlaneKit
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
-/// browser.
+/// browser; or a saved world map (`--map`).
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
@@ -23,11 +23,16 @@ struct View: ParsableCommand {
             serving the final state until interrupted. three.js comes from Debian's libjs-three \
             (scripts/install-deps.sh), so the page works offline.
 
+            --map FILE shows a saved world map (docs/world-map.md) instead, without reading \
+            stdin: its planes (outlines coloured by identifier, class labels), placed objects \
+            and the keyframe cameras' path, served until interrupted.
+
             Examples:
               planekit synth --frames 600 --taps 3 | planekit view --realtime
               planekit synth --frames 60 --seed 3 | planekit view --listen 127.0.0.1:0 --hold
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit view --listen 0.0.0.0:8080 --hold
               planekit synth --frames 300 --taps 2 | planekit stream --view 8081 > events.ndjson
+              planekit view --map room.pkmap --listen 127.0.0.1:0
             """)
 
     @Option(help: ArgumentHelp("Where to serve the page: ADDR:PORT, [IPv6]:PORT, or PORT on loopback.", valueName: "ADDR:PORT"))
@@ -35,6 +40,10 @@ struct View: ParsableCommand {
 
     @Flag(help: "Keep serving the final state after the input ends, until interrupted.")
     var hold = false
+
+    @Option(help: ArgumentHelp("Show this saved world map instead of a stream on stdin (served until interrupted).",
+                               valueName: "FILE"))
+    var map: String?
 
     @Flag(help: "Play frames at the pace of their timestamps instead of as fast as they come.")
     var realtime = false
@@ -44,6 +53,9 @@ struct View: ParsableCommand {
     @OptionGroup var sensor: SensorOption
 
     mutating func run() throws {
+        if let map {
+            try show(mapAt: map)
+        }
         let view = try LiveViewLauncher.start(listen, command: "view")
         FreedBuffers.keepForReuse()
         var runner = StreamRunner(source: FileDescriptorSource(), sink: DiscardingByteSink(),
@@ -62,6 +74,25 @@ struct View: ParsableCommand {
         }
         Diagnostics.warn("view: input ended after \(frames) frames; serving \(view.url) until interrupted")
         // The server runs on its own threads; this one only waits for a signal to end the process.
+        while true { Pause.seconds(3600) }
+    }
+}
+
+extension View {
+    /// `--map FILE`: reads the map before the server starts (a bad file is one line and exit
+    /// status 1), shows it, and serves it until interrupted.
+    private func show(mapAt path: String) throws -> Never {
+        let worldMap: WorldMap
+        do {
+            worldMap = try WorldMapCoding.read(path)
+        } catch {
+            Diagnostics.warn("view: \(error)")
+            throw ExitCode(1)
+        }
+        let view = try LiveViewLauncher.start(listen, command: "view")
+        view.show(worldMap)
+        Diagnostics.warn("view: map \(path): \(worldMap.anchors.count) planes, \(worldMap.objects.count) objects, "
+            + "\(worldMap.keyframes.count) keyframes; serving \(view.url) until interrupted")
         while true { Pause.seconds(3600) }
     }
 }

@@ -4,7 +4,7 @@ import PlaneKitInput
 /// Builds typed records from parsed header objects, checking every field the kind uses.
 enum RecordDecoding {
     /// The record kinds, in the order messages list them.
-    static let typeNames = ["frame", "tap", "drag", "rotate", "remove", "raycast", "saveMap", "loadMap"]
+    static let typeNames = ["frame", "tap", "drag", "rotate", "remove", "raycast", "saveMap", "loadMap", "attitude"]
 
     /// The record described by `fields`, without its payload (frames get an empty one), or the
     /// problem with it.
@@ -30,6 +30,8 @@ enum RecordDecoding {
             return .saveMap(try MapFileRecord(fields))
         case "loadMap":
             return .loadMap(try MapFileRecord(fields))
+        case "attitude":
+            return .attitude(try AttitudeRecord.decode(fields))
         default:
             let shown = type.count <= 40 ? type : String(type.prefix(40)) + "…"
             throw HeaderProblem("unknown record type \"\(shown)\" (expected \(typeNames.joined(separator: ", ")))")

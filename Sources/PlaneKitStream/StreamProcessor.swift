@@ -121,6 +121,9 @@ public struct StreamProcessor: Sendable {
             events.append(try saveMap(to: record.path))
         case .loadMap(let record):
             events.append(try loadMap(from: record.path))
+        case .attitude:
+            // A phone's orientation steers a shared space's pointer; a single session has none.
+            throw ProcessingProblem("attitude records are for `planekit pointer`; `stream` skips them")
         }
     }
 

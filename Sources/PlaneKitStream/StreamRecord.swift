@@ -20,6 +20,8 @@ public enum StreamRecord: Sendable {
     case saveMap(MapFileRecord)
     /// Load a world map and relocalize into it (`loadMap`).
     case loadMap(MapFileRecord)
+    /// A phone's orientation, for `planekit pointer`.
+    case attitude(AttitudeRecord)
 
     /// The record's `type` field.
     public var typeName: String {
@@ -32,6 +34,7 @@ public enum StreamRecord: Sendable {
         case .raycast: return "raycast"
         case .saveMap: return "saveMap"
         case .loadMap: return "loadMap"
+        case .attitude: return "attitude"
         }
     }
 }

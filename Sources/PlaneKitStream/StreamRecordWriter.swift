@@ -75,6 +75,10 @@ public struct StreamRecordWriter<Sink: ByteSink> {
             line.field("alignment", raycast.alignment.rawValue)
         case let .saveMap(file), let .loadMap(file):
             line.field("path", file.path)
+        case let .attitude(attitude):
+            let q = attitude.orientation.vector
+            line.field("quaternion", [q.x, q.y, q.z, q.w])
+            line.field("timestamp", attitude.timestamp)
         }
         line.endObject()
         try output.write(line)

@@ -69,13 +69,14 @@ public final class ViewHub: StreamObserver, Sendable {
         public let wakeUps: AsyncStream<Void>
     }
 
-    private struct Viewer {
+    struct Viewer {
         let id: Int
         var queue: ViewerQueue
         let wake: AsyncStream<Void>.Continuation
     }
 
-    private struct Shared {
+    /// Internal rather than private for ``show(_:)``, in its own file.
+    struct Shared {
         var state = ViewState()
         /// In an array, so the stream's thread updates every queue in place (iterating a
         /// dictionary's keys while changing its values would copy it).
@@ -91,7 +92,7 @@ public final class ViewHub: StreamObserver, Sendable {
 
     /// The options.
     public let options: Options
-    private let shared = Mutex(Shared())
+    let shared = Mutex(Shared())
 
     /// A hub with no viewers and an empty state.
     public init(options: Options = Options()) {

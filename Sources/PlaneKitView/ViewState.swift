@@ -81,6 +81,17 @@ public struct ViewState: Sendable {
         }
     }
 
+    /// Replaces the path with `positions` (a saved map's keyframes, say), thinned as a long
+    /// session's path is to stay within ``pathLimit``.
+    public mutating func replacePath(with positions: [SIMD3<Float>]) {
+        path = positions
+        pathStride = 1
+        while path.count > pathLimit {
+            path = path.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
+            pathStride *= 2
+        }
+    }
+
     /// Takes in a `points` line.
     public mutating func applyPoints(_ line: String) {
         points = line

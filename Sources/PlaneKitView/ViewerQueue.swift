@@ -74,6 +74,15 @@ public struct ViewerQueue: Sendable {
         return .lines(out)
     }
 
+    /// Drops what is queued and makes the next delivery a snapshot: for a change of state that
+    /// lines cannot carry (a saved map's path), not a viewer falling behind.
+    public mutating func requestSnapshot() {
+        lines.removeAll()
+        points = nil
+        byteCount = 0
+        needsSnapshot = true
+    }
+
     private mutating func overflow(dropping extra: Int) {
         droppedCount += lines.count + (points == nil ? 0 : 1) + extra
         overflowCount += 1

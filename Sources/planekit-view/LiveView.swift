@@ -47,6 +47,11 @@ struct LiveView: LiveViewSession {
             + "\(statistics.overflows) times a viewer fell behind"
     }
 
+    /// Hands the map to the hub: every viewer sees its planes, objects and keyframe path.
+    func show(_ map: WorldMap) {
+        hub.show(map)
+    }
+
     /// Gives connected viewers up to `seconds` to take what is queued for them (the end of the
     /// stream included), so a command that exits at the end of its input does not cut them off.
     func drain(seconds: Double) {

@@ -23,6 +23,10 @@ int clinuxio_set_pipe_size(int fd, int size);
 /// mallopt(3) where glibc has it; returns 0 (failure, as mallopt does) elsewhere.
 int clinuxio_mallopt(int parameter, int value);
 
+/// Moves the calling thread into the network namespace `fd` refers to (setns(2) with
+/// CLONE_NEWNET; for tests that open sockets inside namespaces). 0, or -1 with errno set.
+int clinuxio_enter_network_namespace(int fd);
+
 /// mallopt's M_TRIM_THRESHOLD and M_MMAP_THRESHOLD parameter numbers.
 enum {
     CLINUXIO_M_TRIM_THRESHOLD = -1,
