@@ -37,8 +37,11 @@ let package = Package(
             name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         // DNS-SD through avahi-daemon (over D-Bus), for finding shared spaces on the local network.
+        // No pkgConfig: Debian's avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a
+        // warning on every build; the headers are in /usr/include and the module map links the
+        // two libraries itself.
         .systemLibrary(
-            name: "CAvahi", path: "Sources/System/CAvahi", pkgConfig: "avahi-client",
+            name: "CAvahi", path: "Sources/System/CAvahi",
             providers: [.apt(["libavahi-client-dev"])]),
 
         // MARK: The pipeline.
