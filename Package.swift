@@ -86,11 +86,22 @@ let package = Package(
         // Every command, as a library: the two executables below are its entry points.
         .target(
             name: "PlaneKitCLI",
-            dependencies: ["PlaneKit", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            // The stages directly, not through the re-exporting `PlaneKit`: an incremental build
+            // does not recompile a client that reaches a module through `@_exported import` when
+            // only a private stored property of one of its public structs changed, and the stale
+            // client then runs with the old layout and corrupts memory (swiftlang/swift#89636; it
+            // crashed `bench relocalization` after `MapTracking` gained a private property).
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitTracking", "PlaneKitStream", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // planekit: every command, without the live view's web server (and the Foundation it loads).
         .executableTarget(name: "planekit", dependencies: ["PlaneKitCLI"]),
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
-        .executableTarget(name: "planekit-view", dependencies: ["PlaneKitCLI", "PlaneKit", "PlaneKitView"]),
+        .executableTarget(
+            name: "planekit-view",
+            dependencies: ["PlaneKitCLI", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
+                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),

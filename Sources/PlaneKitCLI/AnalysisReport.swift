@@ -1,5 +1,11 @@
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// What `analyze` found in one file, in the shape `--json` prints.
 struct AnalysisReport: Encodable {

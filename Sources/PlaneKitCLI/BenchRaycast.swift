@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit bench raycast`: PlaneKit's `existingPlaneGeometry` ray kernel against Open3D's
 /// Embree-backed `RaycastingScene.cast_rays` on the same planes, one thread each, same run.

@@ -3,7 +3,13 @@ import ArgumentParser
 import Glibc
 #endif
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit bench relocalization`: relocalization into generated rooms' maps — success rate,
 /// frames, error, false relocalizations in unrelated rooms, and the time of one attempt —
@@ -13,7 +19,7 @@ struct BenchRelocalization: ParsableCommand {
         commandName: "relocalization",
         abstract: "Relocalize into generated rooms' maps; compare one attempt with Open3D's FPFH + RANSAC + ICP.",
         discussion: """
-            For each of --walks rooms (seeds 1…N): a mapping walk (--mapping-frames frames, every \
+            For each of --walks rooms (seeds from --first-room, 1 by default): a mapping walk (--mapping-frames frames, every \
             second frame of the room's generated sequence) makes a map; a query walk comes back \
             along the mapped path with its own noise and its poses offset by a random turn about \
             +Y and shift (RevisitWalk), through a session that loaded the map, for up to 30 frames. \
@@ -34,6 +40,9 @@ struct BenchRelocalization: ParsableCommand {
     @Option(help: "Rooms mapped and revisited.")
     var walks = 20
 
+    @Option(name: .customLong("first-room"), help: "Seed of the first room mapped (rooms first-room…first-room+walks−1), to replay one room.")
+    var firstRoom: UInt64 = 1
+
     @Option(help: "Query walks in unrelated rooms.")
     var unrelated = 100
 
@@ -49,6 +58,9 @@ struct BenchRelocalization: ParsableCommand {
     @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
     var script = "scripts/bench_open3d_relocalization.py"
 
+    @Flag(help: "Print one line per registration attempt: planes, candidate pairs, hypotheses, best residual, where it stopped.")
+    var log = false
+
     @Flag(name: .customLong("no-open3d"), help: "Report PlaneKit alone.")
     var noOpen3D = false
 
@@ -61,8 +73,8 @@ struct BenchRelocalization: ParsableCommand {
     }
 
     mutating func run() throws {
-        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0 else {
-            throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive")
+        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0, firstRoom < UInt64.max / 2 else {
+            throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive, --first-room below 2⁶³")
         }
         if BuildConfiguration.isDebug { Diagnostics.warn("this is a debug build; build with -c release for meaningful figures") }
         var attemptTimes: [Double] = []
@@ -70,11 +82,11 @@ struct BenchRelocalization: ParsableCommand {
         var pairs: [Pair] = []
         var good = 0, relocalized = 0
         var errors: [(Float, Float)] = []
-        for seed in UInt64(1)...UInt64(max(1, walks)) where walks > 0 {
+        for seed in firstRoom..<(firstRoom + UInt64(walks)) {
             let walk = RevisitWalk(seed: seed, mappingFrames: mappingFrames)
             let map = try Self.map(walk)
             maps.append(map)
-            let outcome = try Self.query(walk, map: map, frames: queryFrames, times: &attemptTimes)
+            let outcome = try Self.query(walk, map: map, frames: queryFrames, times: &attemptTimes, log: log ? "room \(seed)" : nil)
             var line = "room \(seed): \(map.anchors.count) anchors, \(map.points.count) points, "
             if let (frame, found, source, pose) = outcome {
                 relocalized += 1
@@ -92,10 +104,11 @@ struct BenchRelocalization: ParsableCommand {
         var falseCount = 0
         for k in 0..<unrelated where !maps.isEmpty {
             let m = k % maps.count
-            let walk = RevisitWalk(seed: UInt64(m + 1), queryRoomSeed: 1000 + UInt64(k), mappingFrames: mappingFrames)
-            if try Self.query(walk, map: maps[m], frames: queryFrames, times: &attemptTimes) != nil {
+            let walk = RevisitWalk(seed: firstRoom + UInt64(m), queryRoomSeed: 1000 + UInt64(k), mappingFrames: mappingFrames)
+            let label = log ? "map \(firstRoom + UInt64(m)) in room \(1000 + k)" : nil
+            if try Self.query(walk, map: maps[m], frames: queryFrames, times: &attemptTimes, log: label) != nil {
                 falseCount += 1
-                print("FALSE relocalization: map of room \(m + 1) in room \(1000 + k)")
+                print("FALSE relocalization: map of room \(firstRoom + UInt64(m)) in room \(1000 + k)")
             }
         }
         attemptTimes.sort()
@@ -128,21 +141,22 @@ struct BenchRelocalization: ParsableCommand {
         return mapping.map(of: session)
     }
 
-    /// Query frames through a session that loaded `map`; each registration attempt is also timed
-    /// on its own. The frame, registration, samples and pose (query world) of a relocalization.
-    static func query(_ walk: RevisitWalk, map: WorldMap, frames: Int, times: inout [Double])
+    /// Query frames through a session that loaded `map`; each frame's registration attempt (with
+    /// the map sampling beside it) is timed, and printed after `log` when given. The frame, registration, samples and pose
+    /// (query world) of a relocalization.
+    static func query(_ walk: RevisitWalk, map: WorldMap, frames: Int, times: inout [Double], log: String? = nil)
         throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
         var session = Session(), mapping = MapTracking()
         mapping.load(map, into: &session)
-        let relocalizer = Relocalizer(map: map)
         var workspace = RenderWorkspace()
         for k in 0..<frames {
             let frame = walk.queryFrame(k, workspace: &workspace)
             _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
             let start = ContinuousClock.now
-            _ = relocalizer.register(anchors: session.planes, cloud: frame.cloud, pose: frame.pose)
+            let tracked = mapping.frameTracked(session: &session, cloud: frame.cloud)
             times.append((ContinuousClock.now - start).milliseconds)
-            if let (found, _) = mapping.frameTracked(session: &session, cloud: frame.cloud) {
+            if let log, let attempt = mapping.lastAttempt { print("  \(log) frame \(k): \(attempt.summary)") }
+            if let (found, _) = tracked {
                 let samples = MapPointSampler.samples(of: frame.cloud, stride: 4, reach: 4).map { (p, n) in
                     (frame.pose.apply(toPoint: p), frame.pose.apply(toDirection: n))
                 }

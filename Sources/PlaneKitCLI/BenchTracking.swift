@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
 /// reference poses, time per frame and position RMSE, next to Open3D's frame-to-frame

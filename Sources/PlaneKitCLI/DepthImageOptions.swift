@@ -1,5 +1,11 @@
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// Options for reading depth images, shared by every command that reads files.
 struct DepthImageOptions: ParsableArguments {

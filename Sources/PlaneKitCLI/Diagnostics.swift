@@ -1,4 +1,10 @@
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// One-line messages on stderr, so stdout stays clean for tables, JSON and streams.
 public enum Diagnostics {

@@ -3,7 +3,13 @@ import Glibc
 #endif
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
 struct Encode: ParsableCommand {

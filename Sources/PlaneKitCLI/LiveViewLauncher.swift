@@ -2,7 +2,13 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// A running live view, as `view` and `stream --view` use it.
 public protocol LiveViewSession {

@@ -1,5 +1,11 @@
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `stream --save-map FILE` and `--load-map FILE`: world maps in and out of a stream.
 struct MapFileOptions: ParsableArguments {

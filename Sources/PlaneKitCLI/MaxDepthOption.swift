@@ -1,5 +1,11 @@
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `--max-depth METRES`: the maximum range, shared by the commands that read depth (`analyze`,
 /// `raycast`, `encode` through ``DepthImageOptions``, and `stream`).

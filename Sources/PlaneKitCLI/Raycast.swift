@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
 struct Raycast: ParsableCommand {

@@ -1,5 +1,11 @@
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `--sensor`, shared by every command that finds planes in organized clouds and depth frames.
 struct SensorOption: ParsableArguments {

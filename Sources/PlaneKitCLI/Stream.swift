@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is
 /// ``StreamRunner``'s; this is its command line.

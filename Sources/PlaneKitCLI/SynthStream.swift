@@ -1,5 +1,11 @@
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `synth --frames N`: a ``SyntheticSequence`` written as a frame stream of depth16 frames, with
 /// tap records spread over it.

@@ -1,6 +1,12 @@
 import FoundationEssentials
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// A depth walk with reference poses for `bench tracking`: a generated one (``SyntheticSequence``)
 /// or a recorded one in the TUM RGB-D layout (`depth.txt`, `groundtruth.txt`, `depth/*.png`).

@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// A 3D vector typed on the command line as `x,y,z` (for example `--up 0,-1,0`).
 struct VectorArgument: ExpressibleByArgument {

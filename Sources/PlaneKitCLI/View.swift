@@ -1,6 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
 /// browser; or a saved world map (`--map`).

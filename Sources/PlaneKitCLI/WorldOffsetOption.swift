@@ -1,5 +1,11 @@
 import ArgumentParser
-import PlaneKit
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
 
 /// `synth --frames N --world-offset DEG,X,Y,Z`: the stream's poses in another world, turned by
 /// DEG degrees about +Y and shifted by (X, Y, Z) metres — as a second device's session would

@@ -28,6 +28,8 @@ public struct MapTracking: Sendable {
     /// The previous frame's registration, when it passed: a relocalization needs two frames in a
     /// row that agree (within 1 cm at the camera and 0.5°), so one coincidental fit is not enough.
     private var pending: Relocalization?
+    /// What the latest registration attempt against the loaded map saw, for logs.
+    public private(set) var lastAttempt: RelocalizationAttempt?
 
     /// Nothing loaded.
     public init() {}
@@ -45,6 +47,7 @@ public struct MapTracking: Sendable {
         relocalizer = Relocalizer(map: map, configuration: configuration)
         attempts = 0
         pending = nil
+        lastAttempt = nil
     }
 
     /// After `session` took a frame (`cloud`, camera coordinates): samples it when it is a
@@ -56,7 +59,9 @@ public struct MapTracking: Sendable {
         sampler.add(cloud, pose: pose)
         guard let relocalizer else { return nil }
         attempts += 1
-        guard let found = relocalizer.register(anchors: session.planes, cloud: cloud, pose: pose) else {
+        let (registration, attempt) = relocalizer.attempt(anchors: session.tracker.tracked, cloud: cloud, pose: pose)
+        lastAttempt = attempt
+        guard let found = registration else {
             pending = nil
             return nil
         }

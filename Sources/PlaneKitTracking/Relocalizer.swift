@@ -41,11 +41,13 @@ public struct Relocalization: Sendable {
 ///    (Gauss–Newton over turn and shift) of points sampled on every matched session anchor's
 ///    covered ground against its map plane.
 /// 4. **Verification**, so that a different room never passes: at least
-///    ``Configuration/minimumMatches`` planes matched, one of them furniture (not floor, ceiling
-///    or wall: a bare corner of one box-shaped room looks like a corner of any other), the
-///    residual under ``Configuration/maximumResidual``, at least
-///    ``Configuration/minimumInlierFraction`` of the frame's sampled points on map surfaces (a map
-///    point in the 27 voxels around, 3 cm along its normal, normals within 25°), at most
+///    ``Configuration/minimumMatches`` planes matched, the residual under
+///    ``Configuration/maximumResidual``, at least ``Configuration/minimumInlierFraction`` of the
+///    frame's sampled points on map surfaces (a map point in the 27 voxels around, 3 cm along its
+///    normal, normals within 25°) and as large a share of at least
+///    ``Configuration/minimumDistinctPoints`` of them off the map's floor, ceiling and wall planes
+///    (furniture or clutter: a bare corner of one box-shaped room looks like a corner of any
+///    other, so the view must hold something that is not the room's shell), at most
 ///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
 ///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
 ///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
@@ -56,12 +58,17 @@ public struct Relocalizer: Sendable {
         public var normalTolerance: Float = 4 * .pi / 180
         /// Offsets agree within this distance (m).
         public var offsetTolerance: Float = 0.05
-        /// Fewest matched planes.
-        public var minimumMatches = 4
-        /// Fewest matched planes that are not the room's shell (floor, ceiling, walls): a bare
-        /// corner of one box-shaped room looks like a corner of any other, so something in the
-        /// room must be recognised too.
-        public var minimumFurnitureMatches = 1
+        /// Fewest matched planes (a floor and two walls fix the turn and the shift).
+        public var minimumMatches = 3
+        /// Fewest of the frame's sampled points off the map's shell (floor, ceiling, walls) —
+        /// furniture, clutter — that must be in view, ``minimumDistinctInlierFraction`` of them on
+        /// the map's surfaces: a bare corner of one box-shaped room looks like a corner of any
+        /// other, so something in the room must be recognised too.
+        public var minimumDistinctPoints = 40
+        /// The share of those points that must lie on the map's surfaces: higher than
+        /// ``minimumInlierFraction``, since furniture of another room can stand near furniture of
+        /// the map (measured: 85 % for an unrelated room, against 90–100 % for the mapped one).
+        public var minimumDistinctInlierFraction: Float = 0.9
         /// Largest RMS point-to-plane residual after refinement (m): the same surfaces measured
         /// twice agree far better (generated rooms: under 0.7 mm), while planes of another room
         /// that happen to line up within the match tolerances leave millimetres.
@@ -86,6 +93,7 @@ public struct Relocalizer: Sendable {
     /// A plane of either world with what registration needs of it.
     struct Surface: Sendable {
         var identifier: PlaneIdentifier
+        var plane: Plane
         var normal: SIMD3<Float>
         var offset: Float
         var area: Float
@@ -103,6 +111,7 @@ public struct Relocalizer: Sendable {
              classification: PlaneClassification) {
             self.identifier = identifier
             isFurniture = ![.floor, .ceiling, .wall].contains(classification)
+            self.plane = plane
             normal = plane.normal
             offset = plane.offset
             self.area = area
@@ -143,6 +152,8 @@ public struct Relocalizer: Sendable {
     /// The map registered against.
     public let map: WorldMap
     let surfaces: [Surface]
+    /// The map's floor, ceiling and wall planes: what every room has.
+    let shellPlanes: [Plane]
     let points: SparsePointMap
 
     /// A relocalizer into `map`.
@@ -157,6 +168,7 @@ public struct Relocalizer: Sendable {
             return Surface(identifier: a.identifier, plane: a.plane.plane, area: a.plane.area, occupancy: occupancy,
                            gridFrame: a.gridFrame, classification: a.plane.classification)
         }
+        shellPlanes = surfaces.filter { !$0.isFurniture }.map(\.plane)
         points = SparsePointMap(points: map.points, normals: map.normals)
     }
 
@@ -175,23 +187,50 @@ public struct Relocalizer: Sendable {
     /// `cloud` (organized, camera coordinates) seen from `pose` (session world) — against the
     /// map; `nil` unless every check passes.
     public func register(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform) -> Relocalization? {
+        attempt(anchors: anchors, cloud: cloud, pose: pose).relocalization
+    }
+
+    /// ``register(anchors:cloud:pose:)`` with what the attempt saw and where it stopped.
+    public func attempt(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform)
+        -> (relocalization: Relocalization?, attempt: RelocalizationAttempt) {
+        var log = RelocalizationAttempt()
         let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
             Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
                     classification: $0.plane.classification)
         }
-        let hypotheses = generate(session)
+        log.planes = session.count
+        log.verticalPlanes = session.filter(\.isVertical).count
+        log.horizontalPlanes = session.filter(\.isHorizontal).count
+        let hypotheses = generate(session, log: &log)
         // Planes propose, points decide: every hypothesis explaining the planes nearly as well as
         // the best is refined and checked against the frame; exactly one may pass.
-        guard let top = hypotheses.first?.score, top > 0 else { return nil }
+        guard let top = hypotheses.first?.score, top > 0 else { return (nil, log) }
         var passed: [Relocalization] = []
-        for var h in hypotheses where h.score >= 0.5 * top && h.matches.count >= configuration.minimumMatches
-            && h.matches.filter({ surfaces[$0.map].isFurniture }).count >= configuration.minimumFurnitureMatches {
+        for var h in hypotheses where h.score >= 0.5 * top {
+            log.bestMatches = max(log.bestMatches, h.matches.count)
+            guard h.matches.count >= configuration.minimumMatches else { log.reached(.tooFewMatches); continue }
+            log.verified += 1
             let residual = refine(&h, session: session)
+            log.bestResidual = min(log.bestResidual ?? .infinity, residual)
+            guard residual <= configuration.maximumResidual else { log.reached(.residual); continue }
             let transform = h.transform
-            let inliers = inlierFraction(cloud: cloud, pose: pose, mapFromSession: transform)
-            let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform)
-            guard residual <= configuration.maximumResidual, inliers >= configuration.minimumInlierFraction,
-                  let seeThrough, seeThrough <= configuration.maximumSeeThroughFraction else { continue }
+            let evidence = pointEvidence(cloud: cloud, pose: pose, mapFromSession: transform)
+            let inliers = evidence.inlierFraction
+            log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
+            guard inliers >= configuration.minimumInlierFraction else { log.reached(.inliers); continue }
+            if evidence.offShellInliers >= log.distinctInliers {
+                (log.distinctPoints, log.distinctInliers) = (evidence.offShell, evidence.offShellInliers)
+            }
+            // A bare corner of one box-shaped room looks like a corner of any other: something in
+            // the room besides its shell must be in view and where the map has it.
+            guard evidence.offShell >= configuration.minimumDistinctPoints,
+                  Float(evidence.offShellInliers) >= configuration.minimumDistinctInlierFraction * Float(evidence.offShell) else {
+                log.reached(.nothingDistinct)
+                continue
+            }
+            guard let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform),
+                  seeThrough <= configuration.maximumSeeThroughFraction else { log.reached(.seeThrough); continue }
+            log.reached(.ambiguous)
             var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
             for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
             passed.append(Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
@@ -202,23 +241,27 @@ public struct Relocalizer: Sendable {
         // evidence makes the view ambiguous (a bare corner of a rectangular room looks like the others).
         func evidence(_ r: Relocalization) -> Float { r.inlierFraction - 5 * r.seeThroughFraction }
         passed.sort { evidence($0) > evidence($1) }
-        guard let first = passed.first else { return nil }
+        guard let first = passed.first else { return (nil, log) }
         for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
             let turn = (other.mapFromSession.rotation * first.mapFromSession.rotation.transposed)
             let turned = acos(max(-1, min(1, (turn[0, 0] + turn[1, 1] + turn[2, 2] - 1) / 2)))
-            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 { return nil }
+            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
+                return (nil, log)
+            }
         }
-        return first
+        log.outcome = .relocalized
+        return (first, log)
     }
 
     // MARK: Hypotheses
 
     /// Scored hypotheses, best first, one per distinct change of world (at most 8).
-    func generate(_ session: [Surface]) -> [Hypothesis] {
+    func generate(_ session: [Surface], log: inout RelocalizationAttempt) -> [Hypothesis] {
         let cosTolerance = cos(configuration.normalTolerance)
         let vertical = session.indices.filter { session[$0].isVertical }.sorted { session[$0].area > session[$1].area }.prefix(8)
         guard let ground = session.indices.filter({ session[$0].isHorizontal }).max(by: { session[$0].area < session[$1].area })
         else { return [] }
+        log.reached(.noHypothesis)
         let mapVertical = surfaces.indices.filter { surfaces[$0].isVertical }
         let h = session[ground]
         let mapGround = surfaces.indices.filter {
@@ -246,12 +289,14 @@ public struct Relocalizer: Sendable {
                         for mg in mapGround {
                             let G = surfaces[mg]
                             let ty = (h.offset - G.offset - G.normal.x * tx - G.normal.z * tz) / G.normal.y
+                            log.candidatePairs += 1
                             var hypothesis = Hypothesis(yaw: yaw, shift: SIMD3(tx, ty, tz))
                             let t = hypothesis.transform
                             let least = configuration.minimumCoverage
                             guard A.coverage(of: si.samples.map(t.apply(toPoint:))) >= least,
                                   B.coverage(of: sj.samples.map(t.apply(toPoint:))) >= least,
                                   G.coverage(of: h.samples.map(t.apply(toPoint:))) >= least else { continue }
+                            log.hypotheses += 1
                             score(&hypothesis, session: session)
                             insert(hypothesis, into: &kept)
                         }
@@ -368,18 +413,33 @@ public struct Relocalizer: Sendable {
 
     // MARK: Verification
 
-    /// The share of the frame's sampled points (every 16th pixel) that lie on map surfaces.
-    func inlierFraction(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> Float {
+    /// What the frame's sampled points (every 16th pixel) say of a registration: the share that
+    /// lies on map surfaces, and, of those off the room's shell (more than 5 cm from every floor,
+    /// ceiling and wall plane of the map: furniture, clutter), how many there are and how many lie
+    /// on map surfaces.
+    struct PointEvidence {
+        var inlierFraction: Float = 0
+        var offShell = 0, offShellInliers = 0
+    }
+
+    /// The point evidence for `mapFromSession`.
+    func pointEvidence(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> PointEvidence {
         let toMap = mapFromSession * pose
         let samples = MapPointSampler.samples(of: cloud, stride: 16, reach: 4)
-        guard !samples.isEmpty else { return 0 }
+        var evidence = PointEvidence()
+        guard !samples.isEmpty else { return evidence }
         let cosine = cos(25 * Float.pi / 180)
         var inliers = 0
-        for (p, n) in samples where points.supports(toMap.apply(toPoint: p), normal: toMap.apply(toDirection: n), distance: 0.03,
-                                                    normalCosine: cosine) {
-            inliers += 1
+        for (p, n) in samples {
+            let q = toMap.apply(toPoint: p)
+            let supported = points.supports(q, normal: toMap.apply(toDirection: n), distance: 0.03, normalCosine: cosine)
+            if supported { inliers += 1 }
+            guard !shellPlanes.contains(where: { abs($0.signedDistance(to: q)) <= 0.05 }) else { continue }
+            evidence.offShell += 1
+            if supported { evidence.offShellInliers += 1 }
         }
-        return Float(inliers) / Float(samples.count)
+        evidence.inlierFraction = Float(inliers) / Float(samples.count)
+        return evidence
     }
 
     /// The share of the map's points in the camera's view, on surfaces facing it, that the frame

@@ -16,6 +16,8 @@ struct RelocalizationTrial {
     var map: WorldMap
     var events: [SessionEvent] = []
     var found: Relocalization?
+    /// What each registration attempt saw, frame by frame.
+    var attempts: [RelocalizationAttempt] = []
 
     static func map(of walk: RevisitWalk) throws -> (WorldMap, Session) {
         var session = Session(), mapping = MapTracking()
@@ -37,7 +39,9 @@ struct RelocalizationTrial {
             let frame = walk.queryFrame(k, workspace: &workspace)
             _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: mapping.worldPose(frame.pose),
                                    timestamp: frame.timestamp)
-            if let (found, events) = mapping.frameTracked(session: &session, cloud: frame.cloud) {
+            let tracked = mapping.frameTracked(session: &session, cloud: frame.cloud)
+            if let attempt = mapping.lastAttempt { attempts.append(attempt) }
+            if let (found, events) = tracked {
                 self.frame = k
                 self.found = found
                 self.events = events
@@ -80,6 +84,7 @@ struct RelocalizationTests {
                 if let frame = wrong.frame {
                     falseRelocalizations += 1
                     print("FALSE: map of room \(seed) in room \(away.query.seed), frame \(frame)")
+                    for (k, attempt) in wrong.attempts.enumerated() { print("  frame \(k): \(attempt.summary)") }
                 }
             }
         }
@@ -91,10 +96,29 @@ struct RelocalizationTests {
         for trial in relocalized {
             #expect(trial.positionError <= 0.01 && trial.angleError <= 0.5 * .pi / 180)
         }
-        // The goal is 95 % within 10 frames; measured: 4 of these 16 (9 within 30 frames).
-        // A walk that starts facing bare walls waits until something in the room is recognised,
-        // and a registration must hold for two frames in a row.
-        #expect(good.count >= 4)
+        // The goal is 95 % within 10 frames; measured: 8 of these 16 within 10 frames,
+        // 9 within 30 (before the registration took candidate planes and accepted a floor and two
+        // walls with furniture or clutter in view: 4 and 9). The rest look at bare walls and
+        // corners, which any box-shaped room shows alike.
+        #expect(good.count >= 8)
         #expect(relocalized.count >= 9)
+        // The attempts say why: a view that stays unrelocalized never got past the shell checks.
+        for trial in results where trial.frame == nil {
+            #expect(trial.attempts.allSatisfy { [.tooFewPlanes, .noHypothesis, .tooFewMatches, .nothingDistinct].contains($0.outcome) })
+        }
+    }
+
+    /// The walk `planekit bench relocalization` crashed in (room 16 at its 150 mapping frames):
+    /// a stale incremental build, whose CLI module still had `MapTracking`'s layout from before
+    /// it gained a private property, corrupted memory there. Replayed here through the same
+    /// mapping and query, it relocalizes, and accurately.
+    @Test func benchRoomSixteenRelocalizes() throws {
+        let walk = RevisitWalk(seed: 16, mappingFrames: 150)
+        let (map, _) = try RelocalizationTrial.map(of: walk)
+        let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
+        #expect(map.anchors.count >= 20)
+        #expect((trial.frame ?? 99) < 10)
+        #expect(trial.positionError <= 0.01)
+        #expect(trial.angleError <= 0.5 * .pi / 180)
     }
 }
