@@ -27,6 +27,12 @@ let package = Package(
         // The live view's HTTP and WebSocket server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Shared sessions: TLS 1.3 over TCP, AEAD-sealed UDP, the space's certificate.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: System libraries, found with pkg-config.
@@ -73,6 +79,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
+        // Shared sessions: several streams in one space, over TLS and sealed UDP. Only planekit-view
+        // links it (planekit hands `stream --host/--join` over), so planekit loads no network library.
+        .target(
+            name: "PlaneKitShare",
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // Every command, as a library: the two executables below are its entry points.
         .target(
             name: "PlaneKitCLI",
@@ -80,7 +99,7 @@ let package = Package(
         // planekit: every command, without the live view's web server (and the Foundation it loads).
         .executableTarget(name: "planekit", dependencies: ["PlaneKitCLI"]),
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
-        .executableTarget(name: "planekit-view", dependencies: ["PlaneKitCLI", "PlaneKit", "PlaneKitView"]),
+        .executableTarget(name: "planekit-view", dependencies: ["PlaneKitCLI", "PlaneKit", "PlaneKitView", "PlaneKitShare"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry"], path: "Tests/PlaneKitTestSupport"),
@@ -99,6 +118,12 @@ let package = Package(
         .testTarget(
             name: "PlaneKitStreamTests",
             dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitShareTests",
+            dependencies: [
+                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitTracking",
+                "PlaneKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "PlaneKitViewTests",
             dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
