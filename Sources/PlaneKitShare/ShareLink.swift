@@ -54,6 +54,12 @@ public final class ShareLink: StreamPeerLink {
         // peer leaves properly: its statistics, a goodbye to the others.
         signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in interrupted.store(true, ordering: .relaxed) }
+        // A parent may have started this process with them blocked (the mask survives exec).
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         switch node {
         case .host(let host):
             me = host.me

@@ -45,11 +45,17 @@ final class SpaceProcess {
         return process.terminationStatus
     }
 
-    /// Sends SIGTERM to the pipeline's processes (the shell's children too).
+    /// Sends SIGTERM to the pipeline's processes: the shell's children (the stream is one).
     func interrupt() {
-        // The stream is the last command of the pipeline: signal every process whose parent is the shell.
-        let children = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
+        let shell = process.processIdentifier
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in entries.compactMap({ Int32($0) }) {
+            // /proc/PID/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == shell { kill(pid, SIGTERM) }
+        }
     }
 
     var errorText: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
