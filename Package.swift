@@ -123,6 +123,7 @@ let package = Package(
             dependencies: [
                 "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitTracking",
                 "PlaneKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
             name: "PlaneKitViewTests",

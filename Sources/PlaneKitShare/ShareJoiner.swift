@@ -21,7 +21,7 @@ final class ShareJoiner: Sendable {
     let inbox: ShareInbox
     let poseKey: SymmetricKey
     private let group: MultiThreadedEventLoopGroup
-    private let tcp: Channel
+    let tcp: Channel
     private let udp: Channel
     private let hostAddress: SocketAddress
     private let names: PeerNames

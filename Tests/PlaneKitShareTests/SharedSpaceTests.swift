@@ -1,4 +1,7 @@
 import Foundation
+import NIOCore
+@testable import PlaneKitShare
+import PlaneKitStream
 import PlaneKitTestSupport
 import Testing
 
@@ -129,6 +132,41 @@ struct SharedSpaceTests {
         // One stderr line for each refusal, none for the flood beyond the first datagram.
         let lines = host.errorText.split(separator: "\n").filter { $0.contains("share:") }
         #expect(lines.count == refused.count)
+    }
+
+    @Test func replayedStaleAndTamperedPosesAreCountedAndOversizedMessagesDropThePeer() throws {
+        let directory = try Self.directory("member")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (host, port) = try Self.host(frames: 20, taps: 0, in: directory)
+        // A member of the space, in this process: it knows the pose key, so it can forge nothing
+        // but can replay and reorder its own datagrams.
+        let probe = try ShareJoiner(address: .loopback(port: port), credentials: try SpaceCredentials(secret: Array(Self.secret.utf8)),
+                                    name: "probe", inbox: ShareInbox(), progress: { _, _ in }, timeout: 30)
+        func pose(_ sequence: UInt64) throws -> [UInt8] {
+            try PoseDatagram(sender: probe.me.id, sequence: sequence, timestamp: 0, transform: .identity).sealed(with: probe.poseKey)
+        }
+        var tampered = try pose(9)
+        tampered[40] ^= 1
+        for datagram in [try pose(1), try pose(1), try pose(5), try pose(3), tampered] { probe.sendPose(datagram) }
+        #expect(host.waitForEvent(seconds: 30) { ($0["reason"] as? String)?.contains("replayed or stale") == true })
+        #expect(host.waitForEvent(seconds: 30) { ($0["reason"] as? String)?.contains("failed authentication") == true })
+        // A message announcing 2 MiB: the host drops the peer at the length prefix.
+        var oversized = probe.tcp.allocator.buffer(capacity: 16)
+        oversized.writeBytes([0, 0x20, 0, 0, ShareLimits.version, 5])
+        try probe.tcp.writeAndFlush(oversized).wait()
+        #expect(host.waitForEvent(seconds: 30) { $0["event"] as? String == "peerLeft" && $0["peer"] as? String == "probe" })
+        probe.close()
+        host.interrupt()
+        #expect(host.wait(seconds: 30) == 0, "\(host.errorText)")
+
+        let events = host.events
+        let left = try #require(events.named("peerLeft").first { $0["peer"] as? String == "probe" })
+        #expect((left["reason"] as? String)?.contains("more than the 1048576 allowed") == true, "\(left)")
+        let statistics = try #require(events.named("shareStatistics").last)
+        #expect(statistics["datagramsAccepted"] as? Int == 2)
+        #expect(statistics["datagramsStale"] as? Int == 2)
+        #expect(statistics["datagramsTampered"] as? Int == 1)
+        #expect(events.named("participant").allSatisfy { $0["peer"] as? String == "probe" })
     }
 
     static func sendGarbage(tcpPort: Int, bytes: Int) throws {
