@@ -112,6 +112,8 @@ public enum ShareLauncher {
     /// How this executable starts a shared space: set by `planekit-view` before it parses its
     /// arguments, nil in `planekit`. Written once at start-up, before any other thread exists.
     nonisolated(unsafe) public static var starter: ((ShareRequest) throws -> any SharedSpaceSession)?
+    /// How this executable runs one `bench share` run (peers, rate, seconds, map MB); set with ``starter``.
+    nonisolated(unsafe) public static var bench: ((Int, Double, Double, Double) throws -> ShareBenchFigures)?
 
     /// The space for `request`; in an executable without the network, the process continues as
     /// `planekit-view` and this does not return.

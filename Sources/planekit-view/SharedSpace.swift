@@ -49,6 +49,16 @@ final class SharedSpace: SharedSpaceSession {
     }
 
     func close() { shareLink.close() }
+
+    /// One `bench share` run.
+    static func bench(peers: Int, rate: Double, seconds: Double, megabytes: Double) throws -> ShareBenchFigures {
+        let r = try ShareBench.run(peers: peers, rate: rate, seconds: seconds, mapMegabytes: megabytes)
+        let joins = r.joins.sorted()
+        return ShareBenchFigures(poseP50: r.poses.percentile(0.5) ?? .nan, poseP99: r.poses.percentile(0.99) ?? .nan,
+                                 objectP50: r.objects.percentile(0.5) ?? .nan, objectP99: r.objects.percentile(0.99) ?? .nan,
+                                 mapSeconds: joins.isEmpty ? .nan : joins[joins.count / 2], mapBytes: r.mapBytes,
+                                 poses: r.poses.count, objects: r.objects.count)
+    }
 }
 
 /// The joiner's map progress bar, drawn from the network's thread.

@@ -5,4 +5,5 @@ import PlaneKitCLI
 // (LiveViewLauncher, ShareLauncher).
 LiveViewLauncher.starter = { address, command in try LiveView.start(address, command: command) }
 ShareLauncher.starter = { request in try SharedSpace(request) }
+ShareLauncher.bench = { peers, rate, seconds, megabytes in try SharedSpace.bench(peers: peers, rate: rate, seconds: seconds, megabytes: megabytes) }
 PlaneKitCommand.main()
