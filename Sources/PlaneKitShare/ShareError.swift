@@ -40,6 +40,8 @@ public enum ShareLimits {
     public static let maximumPeers = 64
     /// The largest peer count `--max-peers` allows.
     public static let maximumMaxPeers = 64
+    /// Seconds a new connection has to finish its handshake and say hello.
+    public static let helloSeconds: Int64 = 10
     /// Objects a peer's range holds: peer slot `s` numbers its objects from `s × objectRange + 1`.
     public static let objectRange: UInt64 = 1_000_000
 }

@@ -50,6 +50,8 @@ final class ShareHost: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let tls = NIOSSLServerHandler(context: context, customVerificationCallback: credentials.verify)
                     try channel.pipeline.syncOperations.addHandler(tls)
+                    // A connection that says nothing must not hold a socket forever.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(ShareLimits.helloSeconds)))
                     try channel.pipeline.syncOperations.addHandler(HostConnectionHandler(host: hostBox))
                 }
             }
@@ -230,6 +232,19 @@ final class HostConnectionHandler: ChannelInboundHandler {
         } else {
             drop(context, host, reason: TLSProblem.describe(error))
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Only a connection that has not said hello yet is dropped for being quiet: an admitted
+        // peer may have nothing to say for a long time.
+        if event is IdleStateHandler.IdleStateEvent, peer == nil, !closing, let host = host.value {
+            closing = true
+            host.inbox.count { $0.peersRefused += 1 }
+            host.inbox.post(.refused(who: Self.address(context), reason: "no hello within \(ShareLimits.helloSeconds) s"))
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
