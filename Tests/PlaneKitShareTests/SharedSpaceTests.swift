@@ -1,8 +1,11 @@
 import Foundation
 import NIOCore
+import PlaneKitGeometry
+import PlaneKitHitTesting
 @testable import PlaneKitShare
 import PlaneKitStream
 import PlaneKitTestSupport
+import PlaneKitTracking
 import Testing
 
 /// Real `planekit stream --host/--join` processes on loopback. Every wait is bounded; the host
@@ -167,6 +170,51 @@ struct SharedSpaceTests {
         #expect(statistics["datagramsStale"] as? Int == 2)
         #expect(statistics["datagramsTampered"] as? Int == 1)
         #expect(events.named("participant").allSatisfy { $0["peer"] as? String == "probe" })
+    }
+
+    @Test func concurrentChangesOfOneObjectConvergeOnTheHighestVersionAndName() throws {
+        let directory = try Self.directory("converge")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (host, port) = try Self.host(frames: 20, taps: 0, in: directory)
+        let credentials = try SpaceCredentials(secret: Array(Self.secret.utf8))
+        let annaInbox = ShareInbox(), bertInbox = ShareInbox()
+        let anna = try ShareJoiner(address: .loopback(port: port), credentials: credentials, name: "anna", inbox: annaInbox,
+                                   progress: { _, _ in }, timeout: 30)
+        let bert = try ShareJoiner(address: .loopback(port: port), credentials: credentials, name: "bert", inbox: bertInbox,
+                                   progress: { _, _ in }, timeout: 30)
+        // Both change anna's object at once, each as its version 3: (3, "bert") must win everywhere.
+        func state(_ author: String, x: Float) -> SharedObject {
+            SharedObject(ObjectAnchor(identifier: PlacedObjectIdentifier(UInt64(anna.me.id) * ShareLimits.objectRange + 1), anchorNumber: 0,
+                                      name: "vase", size: SIMD3(0.2, 0.4, 0.2), transform: Transform(translation: SIMD3(x, 0, 1)),
+                                      planeIdentifier: nil, alignment: .horizontal),
+                         version: 3, author: author, removed: false)
+        }
+        anna.send(.object(state("anna", x: 1)))
+        bert.send(.object(state("bert", x: 2)))
+        // Anna hears of Bert's change: relayed, or sent back as the winner over hers.
+        var annaHeard: [SharedObject] = []
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !annaHeard.contains(where: { $0.author == "bert" }), Date() < deadline {
+            for case .object(let object, _) in annaInbox.take().inputs { annaHeard.append(object) }
+            usleep(10_000)
+        }
+        #expect(annaHeard.last?.author == "bert")
+        #expect(annaHeard.last?.transform.translation.x == 2)
+        // Bert never hears of a state that beats his.
+        let bertHeard = bertInbox.take().inputs.compactMap { input -> SharedObject? in
+            if case .object(let object, _) = input { return object }
+            return nil
+        }
+        #expect(bertHeard.allSatisfy { !$0.supersedes(state("bert", x: 2)) })
+        anna.close()
+        bert.close()
+        _ = host.waitForEvent(seconds: 10) { $0["event"] as? String == "peerLeft" && $0["peer"] as? String == "bert" }
+        host.interrupt()
+        #expect(host.wait(seconds: 30) == 0, "\(host.errorText)")
+        // The host's session ends with Bert's state.
+        let changes = host.events.filter { ($0.objectIdentifier ?? "").hasPrefix("object-") && $0["peer"] != nil }
+        #expect(changes.last?["peer"] as? String == "bert")
+        #expect(changes.last?.objectPosition.map { abs($0.x - 2) < 1e-6 } == true)
     }
 
     static func sendGarbage(tcpPort: Int, bytes: Int) throws {
