@@ -27,6 +27,12 @@ let package = Package(
         // The live view's HTTP and WebSocket server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Shared sessions: TLS 1.3 over TCP, AEAD-sealed UDP, the space's certificate.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: System libraries, found with pkg-config.
@@ -83,6 +89,19 @@ let package = Package(
         // DNS-SD advertising and resolving (`_planekit._tcp`) through Avahi; only planekit-view
         // links it, so `planekit` never loads libavahi and libdbus.
         .target(name: "PlaneKitDiscovery", dependencies: ["CAvahi"]),
+        // Shared sessions: several streams in one space, over TLS and sealed UDP. Only planekit-view
+        // links it (planekit hands `stream --host/--join` over), so planekit loads no network library.
+        .target(
+            name: "PlaneKitShare",
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // Every command, as a library: the two executables below are its entry points.
         .target(
             name: "PlaneKitCLI",
@@ -101,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "planekit-view",
             dependencies: ["PlaneKitCLI", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
-                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView"]),
+                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView", "PlaneKitShare"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
@@ -121,6 +140,13 @@ let package = Package(
             name: "PlaneKitStreamTests",
             dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitShareTests",
+            dependencies: [
+                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitTracking",
+                "PlaneKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "PlaneKitViewTests",
             dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSynthesis", "PlaneKitTestSupport"]),

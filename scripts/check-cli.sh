@@ -40,6 +40,17 @@ else
     echo "check-cli: $cloud absent: unorganized checks skipped" >&2
 fi
 
+# Shared spaces: the network (NIO, BoringSSL) is in planekit-view only, and `stream --host` is
+# handed over to it: an empty input hosts a space, says where, and closes it at once.
+if grep -q 'NIOSSLHandler' "$PLANEKIT"; then
+    fail "planekit contains NIOSSL: the shared spaces' network belongs in planekit-view only"
+fi
+status=0
+"$PLANEKIT" stream --host 127.0.0.1:0 --secret 'check-cli secret' --linger 0 < /dev/null > "$OUT/host.ndjson" 2> "$OUT/host.err" || status=$?
+[[ "$status" == 0 ]] || fail "stream --host with an empty input gave exit status $status: $(head -c 300 "$OUT/host.err")"
+grep -q 'hosting a shared space on 127.0.0.1:' "$OUT/host.err" || fail "stream --host did not say where it hosts: $(head -c 300 "$OUT/host.err")"
+grep -q '"event":"shareStatistics"' "$OUT/host.ndjson" || fail "stream --host wrote no shareStatistics at the end"
+
 if ((failures > 0)); then
     echo "check-cli: $failures check(s) failed" >&2
     exit 1

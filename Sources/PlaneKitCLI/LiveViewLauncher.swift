@@ -43,17 +43,26 @@ public enum LiveViewLauncher {
     /// neither works.
     static func start(_ address: ListenAddress, command: String) throws -> any LiveViewSession {
         if let starter { return try starter(address, command) }
-        let path = viewExecutablePath()
+        try ViewExecutable.handOver(command: command, purpose: "the live view")
+    }
+}
+
+/// `planekit-view`, the executable with the network libraries linked in.
+enum ViewExecutable {
+    /// Replaces this process with `planekit-view` from the same folder, with the same arguments
+    /// and descriptors; when that fails, one line naming `purpose` and exit status 1.
+    static func handOver(command: String, purpose: String) throws -> Never {
+        let path = executablePath()
         let arguments = [path] + CommandLine.arguments.dropFirst()
         let argv = arguments.map { strdup($0) } + [nil]
         execv(path, argv)
         // Only reached when the exec failed.
-        Diagnostics.warn("\(command): the live view runs in \(path), which cannot be started (\(String(cString: strerror(errno)))); build it with `swift build -c release` (the planekit-view product)")
+        Diagnostics.warn("\(command): \(purpose) runs in \(path), which cannot be started (\(String(cString: strerror(errno)))); build it with `swift build -c release` (the planekit-view product)")
         throw ExitCode(1)
     }
 
     /// planekit-view beside the running executable.
-    private static func viewExecutablePath() -> String {
+    private static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]

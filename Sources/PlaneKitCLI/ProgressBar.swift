@@ -5,22 +5,24 @@ import FoundationEssentials
 
 /// A one-line progress bar on stderr for long batches, drawn only when stderr is a terminal
 /// (so logs and pipes stay clean) and redrawn at most ten times a second.
-struct ProgressBar {
-    let total: Int
-    let label: String
+public struct ProgressBar {
+    /// The count at which the work is done.
+    public let total: Int
+    /// What is counted.
+    public let label: String
     private let enabled: Bool
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var drawn = false
 
     /// A bar counting to `total` (0 or less: unknown total, a plain counter) with `label`.
-    init(total: Int, label: String) {
+    public init(total: Int, label: String) {
         self.total = total
         self.label = label
         enabled = isatty(STDERR_FILENO) == 1
     }
 
     /// Shows that `done` items are finished.
-    mutating func update(_ done: Int) {
+    public mutating func update(_ done: Int) {
         guard enabled else { return }
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(100) || done == total else { return }
@@ -38,7 +40,7 @@ struct ProgressBar {
     }
 
     /// Clears the bar so later messages start on a clean line.
-    mutating func finish() {
+    public mutating func finish() {
         guard enabled, drawn else { return }
         StandardError.write("\r\u{1B}[K")
         drawn = false

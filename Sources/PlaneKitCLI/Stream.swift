@@ -40,12 +40,23 @@ struct Stream: ParsableCommand {
             With --view PORT (or ADDR:PORT), the session is also shown live in 3D in a browser, \
             as `planekit view` shows it; stdout is the same as without.
 
+            With --host [ADDR:]PORT or --join ADDR:PORT and the space's secret (--secret-file F \
+            or --secret TEXT), several streams share one space (docs/protocol.md): a joiner gets \
+            the host's world map and relocalizes into it; from then on objects placed, dragged, \
+            turned or removed by any peer appear at every peer with the same identifier (events \
+            with a "peer" field), each peer's camera comes as participant events, and peers come \
+            and go as peerJoined and peerLeft events. Channels are TLS 1.3 (authenticated by the \
+            secret) and ChaCha20-Poly1305 sealed UDP. The host keeps serving after the end of \
+            its input until interrupted (--linger SECONDS to stop).
+
             Examples:
               planekit synth --frames 120 --taps 3 | planekit stream
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream --stats
               planekit synth --frames 60 --taps 2 | planekit stream | grep '"event":"objectAdded"'
               planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames > events.ndjson
               planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > events.ndjson
+              planekit synth --frames 90 --taps 1 | planekit stream --host 9000 --secret 'kitchen table 42'
+              planekit synth --frames 90 --taps 1 --world-offset 30,1,0,2 | planekit stream --join 127.0.0.1:9000 --secret 'kitchen table 42'
             """)
 
     @Flag(help: "Stop at the first bad record with exit status 2 instead of reporting it and going on.")
@@ -69,6 +80,12 @@ struct Stream: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var share: ShareOptions
+
+    func validate() throws {
+        if share.join != nil, maps.loadMap != nil { throw ValidationError("--join relocalizes into the host's map: give no --load-map") }
+    }
+
     mutating func run() throws {
         if let pngDirectory {
             do {
@@ -79,15 +96,18 @@ struct Stream: ParsableCommand {
             }
         }
         let liveView = try view.map { try LiveViewLauncher.start($0, command: "stream") }
+        let space = try share.request().map { try ShareLauncher.start($0) }
+        defer { space?.close() }
         FreedBuffers.keepForReuse()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
                                   options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
-                                                 sensor: sensor.sensor, initialMap: try maps.initialMap(),
+                                                 sensor: sensor.sensor, initialMap: try space?.initialMap ?? maps.initialMap(),
                                                  saveMapPath: maps.saveMap),
                                   warn: { Diagnostics.warn($0) })
         runner.observer = liveView?.observer
+        runner.link = space?.link
         // Viewers get the end of the stream however the run stops.
         defer { liveView?.drain(seconds: 2) }
         do {

@@ -19,6 +19,8 @@ public enum StreamEvent: Sendable {
     case error(StreamErrorEvent)
     /// A world map saved or loaded, or the session relocalized into one.
     case map(MapEvent)
+    /// A shared space's event: peers, their poses and object changes.
+    case peer(PeerEvent)
 
     /// The event's `event` field: `planeAdded`, `focus`, `hit`, `error`, ….
     public var name: String {
@@ -29,6 +31,7 @@ public enum StreamEvent: Sendable {
         case .hit: "hit"
         case .error: "error"
         case .map(let e): e.name
+        case .peer(let e): e.name
         }
     }
 
@@ -41,6 +44,7 @@ public enum StreamEvent: Sendable {
         case .hit(let e): e.frame
         case .error(let e): e.frame
         case .map(let e): e.frame
+        case .peer(let e): e.frame
         }
     }
 
@@ -53,6 +57,7 @@ public enum StreamEvent: Sendable {
         case .hit(let e): e.timestamp
         case .error(let e): e.timestamp
         case .map(let e): e.timestamp
+        case .peer(let e): e.timestamp
         }
     }
 }

@@ -19,10 +19,12 @@ extension JSONLineWriter {
         case .hit(let e): write(e)
         case .error(let e): write(e)
         case .map(let e): write(e)
+        case .peer(let e): write(e)
         }
     }
 
-    private mutating func write(_ e: SessionEvent) {
+    /// `peer` names who changed the object, for changes another peer of a shared space made.
+    private mutating func write(_ e: SessionEvent, peer: String? = nil) {
         beginObject()
         field("event", e.name)
         field("frame", e.frame)
@@ -44,8 +46,36 @@ extension JSONLineWriter {
             if let merged = e.mergedInto { field("mergedInto", merged.description) }
             key("object")
             write(object)
+            if let peer { field("peer", peer) }
             field("timestamp", e.timestamp)
         }
+        endObject()
+    }
+
+    private mutating func write(_ e: PeerEvent) {
+        if case .object(let change) = e.kind {
+            write(change, peer: e.peer)
+            return
+        }
+        beginObject()
+        switch e.kind {
+        case .statistics(let c):
+            field("changesSuperseded", c.changesSuperseded)
+            field("datagramsAccepted", c.datagramsAccepted)
+            field("datagramsStale", c.datagramsStale)
+            field("datagramsTampered", c.datagramsTampered)
+        default: break
+        }
+        field("event", e.name)
+        field("frame", e.frame)
+        field("peer", e.peer)
+        switch e.kind {
+        case .left(let reason), .refused(let reason): field("reason", reason)
+        case .statistics(let c): field("peersRefused", c.peersRefused)
+        default: break
+        }
+        field("timestamp", e.timestamp)
+        if case .participant(let transform) = e.kind { field("transform", transform) }
         endObject()
     }
 

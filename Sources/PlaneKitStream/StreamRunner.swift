@@ -68,11 +68,15 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     public let options: Options
     /// Told about every event line and frame as the run goes (a live view), or `nil`.
     public var observer: (any StreamObserver)?
+    /// The shared space this stream takes part in, or `nil`: told every record's events and
+    /// asked for the peers' between records, and kept serving after the end of the input.
+    public var link: (any StreamPeerLink)?
 
     private let reader: StreamRecordReader<Source>
     private var output: OutputBuffer<Sink>
     private var line = JSONLineWriter(capacity: 16 << 10)
     private var events: [StreamEvent] = []
+    private var peerEvents: [StreamEvent] = []
     private let warn: (String) -> Void
 
     /// A run from `source` to `sink`; `warn` gets each bad record's line (`record N: problem`).
@@ -105,6 +109,15 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
             do { try output.write(line) } catch { throw .output(error.description) }
         }
         while try next() {}
+        if let link {
+            var more = true
+            while more {
+                peerEvents.removeAll(keepingCapacity: true)
+                more = link.linger(processor: &processor, into: &peerEvents)
+                try writePeerEvents()
+                do { try output.flush() } catch { throw .output(error.description) }
+            }
+        }
         if let path = options.saveMapPath {
             do {
                 line.write(try processor.saveMap(to: path))
@@ -157,18 +170,33 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
                 // Pictures are an extra, outside the latency.
                 if let directory = options.pictureDirectory { try writePicture(in: directory) }
             }
+            if let link {
+                peerEvents.removeAll(keepingCapacity: true)
+                let goOn = link.exchange(after: events, processor: &processor, into: &peerEvents)
+                try writePeerEvents()
+                if !goOn { return .ended }
+            }
         } catch {
             return .stopped(error)
         }
         return .next
     }
 
-    private mutating func writeEvents() throws(Stop) {
-        for event in events {
+    private mutating func writeEvents() throws(Stop) { try write(events) }
+
+    private mutating func write(_ list: [StreamEvent]) throws(Stop) {
+        for event in list {
             line.write(event)
             do { try output.write(line) } catch { throw .output(error.description) }
             tellObserver(event)
         }
+    }
+
+    /// The peers' events, written and flushed at once: they happen outside the input's pace.
+    private mutating func writePeerEvents() throws(Stop) {
+        guard !peerEvents.isEmpty else { return }
+        try write(peerEvents)
+        do { try output.flush() } catch { throw .output(error.description) }
     }
 
     private mutating func writePicture(in directory: String) throws(Stop) {

@@ -1,27 +1,44 @@
 import PlaneKitGeometry
 
 /// Little-endian bytes of a world map's body, appended one value at a time.
-struct MapByteWriter {
-    private(set) var bytes: [UInt8] = []
+public struct MapByteWriter {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
 
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func i16(_ v: Int16) { u16(UInt16(bitPattern: v)) }
-    mutating func i64(_ v: Int) { u64(UInt64(bitPattern: Int64(v))) }
-    mutating func f32(_ v: Float) { u32(v.bitPattern) }
-    mutating func f64(_ v: Double) { u64(v.bitPattern) }
-    mutating func vector(_ v: SIMD3<Float>) { f32(v.x); f32(v.y); f32(v.z) }
-    mutating func vector(_ v: SIMD3<Double>) { f64(v.x); f64(v.y); f64(v.z) }
+    /// An empty writer.
+    public init() {}
+
+    /// `raw` as it is (a payload whose length was written before it).
+    public mutating func raw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+    /// One byte.
+    public mutating func u8(_ v: UInt8) { bytes.append(v) }
+    /// A little-endian 16-bit whole number.
+    public mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    /// A little-endian 32-bit whole number.
+    public mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    /// A little-endian 64-bit whole number.
+    public mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    /// A signed 16-bit whole number.
+    public mutating func i16(_ v: Int16) { u16(UInt16(bitPattern: v)) }
+    /// A signed whole number, as 64 bits.
+    public mutating func i64(_ v: Int) { u64(UInt64(bitPattern: Int64(v))) }
+    /// A 32-bit float.
+    public mutating func f32(_ v: Float) { u32(v.bitPattern) }
+    /// A 64-bit float.
+    public mutating func f64(_ v: Double) { u64(v.bitPattern) }
+    /// Three floats.
+    public mutating func vector(_ v: SIMD3<Float>) { f32(v.x); f32(v.y); f32(v.z) }
+    /// Three 64-bit floats.
+    public mutating func vector(_ v: SIMD3<Double>) { f64(v.x); f64(v.y); f64(v.z) }
     /// A rigid transform: the rotation's three columns, then the translation.
-    mutating func transform(_ t: Transform) {
+    public mutating func transform(_ t: Transform) {
         vector(t.rotation.columns.0); vector(t.rotation.columns.1); vector(t.rotation.columns.2)
         vector(t.translation)
     }
     /// A count as u32 (counts are bounded far below 2³² by the writer's inputs).
-    mutating func count(_ n: Int) { u32(UInt32(clamping: n)) }
-    mutating func string(_ s: String) {
+    public mutating func count(_ n: Int) { u32(UInt32(clamping: n)) }
+    /// A string: a 16-bit length and that many bytes of UTF-8.
+    public mutating func string(_ s: String) {
         let utf8 = Array(s.utf8.prefix(Int(WorldMapCoding.maximumNameBytes)))
         u16(UInt16(utf8.count))
         bytes.append(contentsOf: utf8)
@@ -31,13 +48,16 @@ struct MapByteWriter {
 /// Reads a world map's body defensively: every read is bounds-checked, every number must be
 /// finite, every count is checked against the bytes left before anything is allocated for it.
 /// A problem is one ``WorldMapError`` naming what was being read.
-struct MapByteReader {
+public struct MapByteReader {
     private let bytes: [UInt8]
-    private(set) var offset = 0
+    /// How many bytes have been read.
+    public private(set) var offset = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// A reader of `bytes`.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    var remaining: Int { bytes.count - offset }
+    /// The bytes not read yet.
+    public var remaining: Int { bytes.count - offset }
 
     private mutating func take(_ n: Int, _ what: @autoclosure () -> String) throws(WorldMapError) -> Int {
         guard n <= remaining else { throw .truncated(what()) }
@@ -45,63 +65,74 @@ struct MapByteReader {
         return offset
     }
 
-    mutating func u8(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt8 {
+    /// One byte.
+    public mutating func u8(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt8 {
         bytes[try take(1, what())]
     }
 
-    mutating func u16(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt16 {
+    /// A little-endian 16-bit whole number.
+    public mutating func u16(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt16 {
         let at = try take(2, what())
         return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
     }
 
-    mutating func u32(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt32 {
+    /// A little-endian 32-bit whole number.
+    public mutating func u32(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt32 {
         let at = try take(4, what())
+        /// Reads or writes one value.
         var v: UInt32 = 0
         for k in 0..<4 { v |= UInt32(bytes[at + k]) << UInt32(8 * k) }
         return v
     }
 
-    mutating func u64(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt64 {
+    /// A little-endian 64-bit whole number.
+    public mutating func u64(_ what: @autoclosure () -> String) throws(WorldMapError) -> UInt64 {
         let at = try take(8, what())
+        /// Reads or writes one value.
         var v: UInt64 = 0
         for k in 0..<8 { v |= UInt64(bytes[at + k]) << UInt64(8 * k) }
         return v
     }
 
-    mutating func i16(_ what: @autoclosure () -> String) throws(WorldMapError) -> Int16 {
+    /// A signed 16-bit whole number.
+    public mutating func i16(_ what: @autoclosure () -> String) throws(WorldMapError) -> Int16 {
         Int16(bitPattern: try u16(what()))
     }
 
     /// A signed 64-bit whole number within ±2⁵³ (frame numbers and counts).
-    mutating func i64(_ what: @autoclosure () -> String) throws(WorldMapError) -> Int {
+    public mutating func i64(_ what: @autoclosure () -> String) throws(WorldMapError) -> Int {
         let v = Int64(bitPattern: try u64(what()))
         // Compared without abs(), which traps on Int64.min (found by the world-map fuzz target).
         guard v >= -(1 << 53), v <= 1 << 53 else { throw .invalid("\(what()) \(v) is out of range") }
         return Int(v)
     }
 
-    mutating func f32(_ what: @autoclosure () -> String) throws(WorldMapError) -> Float {
+    /// A 32-bit float.
+    public mutating func f32(_ what: @autoclosure () -> String) throws(WorldMapError) -> Float {
         let v = Float(bitPattern: try u32(what()))
         guard v.isFinite else { throw .invalid("\(what()) is not a finite number") }
         return v
     }
 
-    mutating func f64(_ what: @autoclosure () -> String) throws(WorldMapError) -> Double {
+    /// A 64-bit float.
+    public mutating func f64(_ what: @autoclosure () -> String) throws(WorldMapError) -> Double {
         let v = Double(bitPattern: try u64(what()))
         guard v.isFinite else { throw .invalid("\(what()) is not a finite number") }
         return v
     }
 
-    mutating func vector(_ what: @autoclosure () -> String) throws(WorldMapError) -> SIMD3<Float> {
+    /// Three floats.
+    public mutating func vector(_ what: @autoclosure () -> String) throws(WorldMapError) -> SIMD3<Float> {
         SIMD3(try f32(what()), try f32(what()), try f32(what()))
     }
 
-    mutating func vector64(_ what: @autoclosure () -> String) throws(WorldMapError) -> SIMD3<Double> {
+    /// Three 64-bit floats.
+    public mutating func vector64(_ what: @autoclosure () -> String) throws(WorldMapError) -> SIMD3<Double> {
         SIMD3(try f64(what()), try f64(what()), try f64(what()))
     }
 
     /// A rigid transform; the rotation must be one (orthonormal, determinant +1, within 1e-3).
-    mutating func transform(_ what: @autoclosure () -> String) throws(WorldMapError) -> Transform {
+    public mutating func transform(_ what: @autoclosure () -> String) throws(WorldMapError) -> Transform {
         let c0 = try vector(what()), c1 = try vector(what()), c2 = try vector(what())
         let t = try vector(what())
         let rotation = Matrix3(c0, c1, c2)
@@ -111,7 +142,7 @@ struct MapByteReader {
 
     /// A count of items of at least `itemBytes` bytes each, at most `limit`: refused before
     /// anything is allocated when the bytes left cannot hold that many.
-    mutating func count(_ what: @autoclosure () -> String, itemBytes: Int, limit: Int) throws(WorldMapError) -> Int {
+    public mutating func count(_ what: @autoclosure () -> String, itemBytes: Int, limit: Int) throws(WorldMapError) -> Int {
         let n = Int(try u32(what()))
         guard n <= limit else { throw .invalid("\(what()) \(n) is more than the \(limit) allowed") }
         guard n * itemBytes <= remaining else {
@@ -120,7 +151,8 @@ struct MapByteReader {
         return n
     }
 
-    mutating func string(_ what: @autoclosure () -> String) throws(WorldMapError) -> String {
+    /// A string: a 16-bit length and that many bytes of UTF-8.
+    public mutating func string(_ what: @autoclosure () -> String) throws(WorldMapError) -> String {
         let n = Int(try u16(what()))
         guard n <= WorldMapCoding.maximumNameBytes else { throw .invalid("\(what()) is \(n) bytes, more than \(WorldMapCoding.maximumNameBytes)") }
         let at = try take(n, what())

@@ -63,6 +63,9 @@ public struct ViewState: Sendable {
             focus = line
         case .camera(let e):
             applyCamera(frame: e.frame, timestamp: e.timestamp, position: e.transform.translation, line: line)
+        case .peer(let e):
+            // Another peer's object change of a shared space is an object change like this peer's own.
+            if case .object(let change) = e.kind { apply(.session(change), line: line) }
         case .hit, .error, .map:
             break
         }

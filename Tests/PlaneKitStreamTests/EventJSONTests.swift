@@ -40,8 +40,8 @@ import Testing
                 #expect(object["tracking"] as? String == "normal")
                 #expect(object["frame"] as? Int == e.frame)
                 #expect(((object["transform"] as? [String: Any])?["columnMajor"] as? [Double])?.map(Float.init) == e.transform.columnMajor)
-            case .error, .map:
-                Issue.record("no errors or map events expected")
+            case .error, .map, .peer:
+                Issue.record("no errors, map or peer events expected")
             }
         }
         #expect(sessionEvents >= 4)

@@ -1,0 +1,130 @@
+import ArgumentParser
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitTracking
+
+/// `stream --host [ADDR:]PORT` / `--join ADDR:PORT` with `--secret-file F` or `--secret TEXT`:
+/// the stream takes part in a shared space (docs/protocol.md).
+struct ShareOptions: ParsableArguments {
+    @Option(name: .customLong("host"),
+            help: ArgumentHelp("Host a shared space there (TLS over TCP and sealed UDP on that port; 0: any free port, printed on stderr).",
+                               valueName: "ADDR:PORT"))
+    var host: ListenAddress?
+
+    @Option(name: .customLong("join"),
+            help: ArgumentHelp("Join the shared space hosted there: relocalize into the host's world map, then share objects and poses.",
+                               valueName: "ADDR:PORT"))
+    var join: ListenAddress?
+
+    @Option(name: .customLong("secret-file"),
+            help: ArgumentHelp("The space's secret: the file's bytes (a final newline dropped). Peers with another secret are refused.",
+                               valueName: "FILE"), completion: .file())
+    var secretFile: String?
+
+    @Option(name: .customLong("secret"), help: ArgumentHelp("The space's secret as text (for scripts; it shows in the process list).",
+                                                             valueName: "TEXT"))
+    var secret: String?
+
+    @Option(help: "This peer's name in the space (default: host, or peer-PID when joining).")
+    var name: String?
+
+    @Option(name: .customLong("max-peers"), help: "With --host: the most peers in the space, the host included.")
+    var maxPeers = 8
+
+    @Option(help: ArgumentHelp("After the end of the input: a host closes its space once it has been empty this long (default: never, until interrupted); a joiner stays this long (default 0).",
+                               valueName: "SECONDS"))
+    var linger: Double?
+
+    func validate() throws {
+        if host != nil, join != nil { throw ValidationError("give --host or --join, not both") }
+        guard host != nil || join != nil else {
+            if secretFile != nil || secret != nil || name != nil || linger != nil {
+                throw ValidationError("--secret-file, --secret, --name and --linger go with --host or --join")
+            }
+            return
+        }
+        if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
+        if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
+        if let linger, !(linger >= 0 && linger <= 86_400) { throw ValidationError("--linger takes 0 to 86400 seconds") }
+        if !(2...64).contains(maxPeers) { throw ValidationError("--max-peers must be from 2 to 64") }
+    }
+
+    /// The request for the share starter, or `nil` when the stream is not shared.
+    func request() throws -> ShareRequest? {
+        let role: ShareRequest.Role
+        if let host { role = .host(host) } else if let join { role = .join(join) } else { return nil }
+        var bytes: [UInt8]
+        if let secret {
+            bytes = Array(secret.utf8)
+        } else if let secretFile, let data = FileManager.default.contents(atPath: secretFile) {
+            bytes = Array(data)
+            if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        } else {
+            Diagnostics.warn("\(secretFile ?? ""): cannot read the --secret-file")
+            throw ExitCode(1)
+        }
+        let defaultName = host != nil ? "host" : "peer-\(getpid())"
+        return ShareRequest(role: role, secret: bytes, name: name ?? defaultName, maxPeers: maxPeers, linger: linger)
+    }
+}
+
+/// What `stream --host/--join` asks of the executable that has the network: see ``ShareLauncher``.
+public struct ShareRequest: Sendable {
+    /// Host or join, and where.
+    public enum Role: Sendable {
+        /// Host a space on this address.
+        case host(ListenAddress)
+        /// Join the space hosted at this address.
+        case join(ListenAddress)
+    }
+
+    /// Host or join.
+    public var role: Role
+    /// The space's secret.
+    public var secret: [UInt8]
+    /// This peer's name.
+    public var name: String
+    /// The most peers (host included), for a host.
+    public var maxPeers: Int
+    /// Seconds to stay after the end of the input (`nil`: the role's default).
+    public var linger: Double?
+}
+
+/// A stream's place in a shared space, as the starter made it.
+public protocol SharedSpaceSession {
+    /// What to set as the stream runner's link.
+    var link: any StreamPeerLink { get }
+    /// For a joiner, the host's world map to relocalize into (and how to name it in `mapLoaded`).
+    var initialMap: (map: WorldMap, path: String)? { get }
+    /// Leaves the space (once; later calls do nothing).
+    func close()
+}
+
+/// Starts a shared space, or hands the command to the executable that can.
+///
+/// The network (NIO, BoringSSL, swift-crypto) is linked into `planekit-view` only, so that
+/// `planekit` starts without it: `planekit stream --host/--join` continues there with `execv`,
+/// as `--view` does (``LiveViewLauncher``).
+public enum ShareLauncher {
+    /// How this executable starts a shared space: set by `planekit-view` before it parses its
+    /// arguments, nil in `planekit`. Written once at start-up, before any other thread exists.
+    nonisolated(unsafe) public static var starter: ((ShareRequest) throws -> any SharedSpaceSession)?
+    /// How this executable runs one `bench share` run (peers, rate, seconds, map MB); set with ``starter``.
+    nonisolated(unsafe) public static var bench: ((Int, Double, Double, Double) throws -> ShareBenchFigures)?
+
+    /// The space for `request`; in an executable without the network, the process continues as
+    /// `planekit-view` and this does not return.
+    static func start(_ request: ShareRequest) throws -> any SharedSpaceSession {
+        if let starter { return try starter(request) }
+        try ViewExecutable.handOver(command: "stream", purpose: "shared spaces")
+    }
+}

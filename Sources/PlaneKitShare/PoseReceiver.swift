@@ -1,0 +1,51 @@
+import Crypto
+import NIOCore
+
+/// The pose socket's reader, host and joiner alike: opens each datagram, drops the tampered
+/// (failed authentication) and the replayed or stale (not newer than the sender's newest), counts
+/// both, and posts the rest to the inbox after `accept` (the host relays it there) agrees.
+/// The first datagram of each kind dropped is also reported (one stderr line and event); the
+/// rest are only counted, so a flood cannot flood the output.
+final class PoseReceiver: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+
+    private let key: SymmetricKey
+    private let inbox: ShareInbox
+    private let accept: @Sendable (ByteBuffer, UInt16, SocketAddress) -> Bool
+    private var replay = ReplayGuard()
+    private var reportedTampered = false
+    private var reportedStale = false
+
+    init(key: SymmetricKey, inbox: ShareInbox, accept: @escaping @Sendable (ByteBuffer, UInt16, SocketAddress) -> Bool) {
+        self.key = key
+        self.inbox = inbox
+        self.accept = accept
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = unwrapInboundIn(data)
+        let who = "\(envelope.remoteAddress.ipAddress ?? "?"):\(envelope.remoteAddress.port ?? 0)"
+        let bytes = envelope.data.getBytes(at: envelope.data.readerIndex, length: envelope.data.readableBytes) ?? []
+        let pose: PoseDatagram
+        do {
+            pose = try PoseDatagram.open(bytes, with: key)
+        } catch {
+            inbox.count { $0.datagramsTampered += 1 }
+            if !reportedTampered {
+                reportedTampered = true
+                inbox.post(.refused(who: who, reason: "a pose datagram failed authentication (tampered, or not from this space); dropped, and further ones only counted"))
+            }
+            return
+        }
+        guard replay.accept(sender: pose.sender, sequence: pose.sequence) else {
+            inbox.count { $0.datagramsStale += 1 }
+            if !reportedStale {
+                reportedStale = true
+                inbox.post(.refused(who: who, reason: "a replayed or stale pose datagram (sequence \(pose.sequence) of peer \(pose.sender)); dropped, and further ones only counted"))
+            }
+            return
+        }
+        guard accept(envelope.data, pose.sender, envelope.remoteAddress) else { return }
+        inbox.post(pose)
+    }
+}

@@ -1,0 +1,281 @@
+import Crypto
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PlaneKitStream
+import Synchronization
+
+/// The host's network side: a TLS 1.3 listener for joiners and a UDP socket on the same port
+/// for poses. It runs on its own event loop; the stream's thread reads the ``ShareInbox`` and
+/// calls ``send(_:to:)``, ``broadcast(_:except:)`` and ``sendPose(_:)``.
+final class ShareHost: Sendable {
+    /// The host's own entry (number 0).
+    let me: PeerEntry
+    /// The most peers in the space, the host included.
+    let maxPeers: Int
+    let inbox: ShareInbox
+    let poseKey: SymmetricKey
+    private let poseKeyBytes: [UInt8]
+    private let group: MultiThreadedEventLoopGroup
+    private let state = Mutex(State())
+    /// Set once both sockets are bound.
+    private let channels = Mutex<(tcp: Channel?, udp: Channel?)>((nil, nil))
+
+    private struct State {
+        /// Admitted peers and their connections.
+        var peers: [UInt16: (name: String, channel: Channel)] = [:]
+        /// Where each peer's poses come from (learnt from its first authentic datagram).
+        var endpoints: [UInt16: SocketAddress] = [:]
+        var nextPeer: UInt16 = 1
+    }
+
+    /// The port both sockets are bound to.
+    let port: Int
+
+    /// Binds the TLS listener and the UDP socket to `address` and starts serving.
+    init(address: ListenAddress, credentials: SpaceCredentials, name: String, maxPeers: Int, inbox: ShareInbox) throws {
+        me = PeerEntry(id: 0, name: name)
+        self.maxPeers = maxPeers
+        self.inbox = inbox
+        let key = SymmetricKey(size: .bits256)
+        poseKey = key
+        poseKeyBytes = key.withUnsafeBytes { Array($0) }
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let context = try credentials.context(server: true)
+        // The handlers reach the host through this box, filled in below (they run only after bind).
+        let hostBox = HostReference()
+        let tcp = try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let tls = NIOSSLServerHandler(context: context, customVerificationCallback: credentials.verify)
+                    try channel.pipeline.syncOperations.addHandler(tls)
+                    // A connection that says nothing must not hold a socket forever.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(ShareLimits.helloSeconds)))
+                    try channel.pipeline.syncOperations.addHandler(HostConnectionHandler(host: hostBox))
+                }
+            }
+            .bind(host: address.host, port: address.port).wait()
+        port = tcp.localAddress?.port ?? address.port
+        do {
+            let udp = try DatagramBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(PoseReceiver(key: key, inbox: inbox) { datagram, sender, address in
+                            hostBox.value?.relay(datagram, from: sender, at: address) ?? false
+                        })
+                    }
+                }
+                .bind(host: address.host, port: port).wait()
+            channels.withLock { $0 = (tcp, udp) }
+        } catch {
+            try? tcp.close().wait()
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        hostBox.host.withLock { $0 = self }
+    }
+
+    /// A hello from `channel`: admitted (welcome sent, the stream told) or refused.
+    func hello(name: String, channel: Channel) -> UInt16? {
+        let outcome: Result<(PeerEntry, [PeerEntry]), ShareError> = state.withLock { s in
+            if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
+                return .failure(.refused("the name '\(name)' is taken in this space; give another --name"))
+            }
+            guard s.peers.count + 1 < maxPeers else {
+                return .failure(.refused("the space is full (\(maxPeers) peers, --max-peers)"))
+            }
+            let entry = PeerEntry(id: s.nextPeer, name: name)
+            s.nextPeer += 1
+            let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
+            s.peers[entry.id] = (name, channel)
+            return .success((entry, others))
+        }
+        switch outcome {
+        case .success(let (entry, others)):
+            channel.send(.welcome(peer: entry.id, host: me.name, poseKey: poseKeyBytes, peers: others))
+            inbox.post(.admitted(entry))
+            return entry.id
+        case .failure(let error):
+            if case .refused(let reason) = error { channel.send(.refuse(reason: reason)) }
+            channel.close(promise: nil)
+            inbox.count { $0.peersRefused += 1 }
+            inbox.post(.refused(who: name, reason: "\(error)"))
+            return nil
+        }
+    }
+
+    /// Peer `id`'s connection closed or was dropped.
+    func left(_ id: UInt16, reason: String) {
+        let name: String? = state.withLock { s in
+            s.endpoints[id] = nil
+            return s.peers.removeValue(forKey: id)?.name
+        }
+        if let name { inbox.post(.left(PeerEntry(id: id, name: name), reason: reason)) }
+    }
+
+    /// Sends `message` to peer `id` (if still connected).
+    func send(_ message: ShareMessage, to id: UInt16) {
+        state.withLock { $0.peers[id]?.channel }?.send(message)
+    }
+
+    /// Sends `message` to every peer but `except`.
+    func broadcast(_ message: ShareMessage, except: UInt16? = nil) {
+        let targets = state.withLock { s in s.peers.filter { $0.key != except }.map(\.value.channel) }
+        for channel in targets { channel.send(message) }
+    }
+
+    /// Sends the world map to peer `id`, in chunks.
+    func sendMap(_ bytes: [UInt8], to id: UInt16) {
+        guard let channel = state.withLock({ $0.peers[id]?.channel }) else { return }
+        var offset = 0
+        repeat {
+            let end = min(bytes.count, offset + ShareLimits.mapChunk)
+            channel.send(.mapChunk(total: UInt64(bytes.count), offset: UInt64(offset), bytes: Array(bytes[offset..<end])))
+            offset = end
+        } while offset < bytes.count
+    }
+
+    /// An authentic pose from `sender` at `address`: remembered as its endpoint and relayed, as
+    /// it came, to every other peer whose endpoint is known. `false` for a sender not in the space.
+    func relay(_ datagram: ByteBuffer, from sender: UInt16, at address: SocketAddress) -> Bool {
+        let targets: [SocketAddress]? = state.withLock { s in
+            guard s.peers[sender] != nil else { return nil }
+            s.endpoints[sender] = address
+            return s.endpoints.filter { $0.key != sender }.map(\.value)
+        }
+        guard let targets, let udp = channels.withLock({ $0.udp }) else { return targets != nil }
+        for target in targets { udp.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: datagram), promise: nil) }
+        return true
+    }
+
+    /// Sends the host's own sealed pose to every peer whose endpoint is known.
+    func sendPose(_ sealed: [UInt8]) {
+        let targets = state.withLock { Array($0.endpoints.values) }
+        guard !targets.isEmpty, let udp = channels.withLock({ $0.udp }) else { return }
+        var buffer = udp.allocator.buffer(capacity: sealed.count)
+        buffer.writeBytes(sealed)
+        for target in targets { udp.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: buffer), promise: nil) }
+    }
+
+    /// The name of peer `id`, if it is in the space.
+    func name(of id: UInt16) -> String? {
+        id == 0 ? me.name : state.withLock { $0.peers[id]?.name }
+    }
+
+    /// How many peers are connected (the host not counted).
+    var peerCount: Int { state.withLock { $0.peers.count } }
+
+    /// Says goodbye to every peer and stops the event loop.
+    func close() {
+        broadcast(.bye)
+        let (tcp, udp) = channels.withLock { $0 }
+        let connections = state.withLock { $0.peers.values.map(\.channel) }
+        for channel in connections { try? channel.close().wait() }
+        try? udp?.close().wait()
+        try? tcp?.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// The host, for handlers created before it is complete.
+final class HostReference: Sendable {
+    let host = Mutex<ShareHost?>(nil)
+    var value: ShareHost? { host.withLock { $0 } }
+}
+
+/// One joiner's connection, on the host: frames its messages, admits it on `hello`, hands its
+/// object changes to the stream, drops it on anything else.
+final class HostConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let host: HostReference
+    private var framer = MessageFramer()
+    private var peer: UInt16?
+    private var closing = false
+
+    init(host: HostReference) { self.host = host }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing, let host = host.value else { return }
+        var bytes = unwrapInboundIn(data)
+        let messages: [ShareMessage]
+        do {
+            messages = try framer.feed(&bytes)
+        } catch {
+            drop(context, host, reason: "\(error)")
+            return
+        }
+        for message in messages where !closing {
+            switch (message, peer) {
+            case (.hello(let name), nil):
+                peer = host.hello(name: name, channel: context.channel)
+                if peer == nil { closing = true }
+            case (.object(let object), let id?):
+                host.inbox.post(.object(object, from: id))
+            case (.bye, _):
+                closing = true
+                context.close(promise: nil)
+            default:
+                drop(context, host, reason: "unexpected message of type \(message.type)")
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !closing, let host = host.value else { return }
+        if peer == nil {
+            closing = true
+            host.inbox.count { $0.peersRefused += 1 }
+            host.inbox.post(.refused(who: Self.address(context), reason: TLSProblem.describe(error)))
+            context.close(promise: nil)
+        } else {
+            drop(context, host, reason: TLSProblem.describe(error))
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Only a connection that has not said hello yet is dropped for being quiet: an admitted
+        // peer may have nothing to say for a long time.
+        if event is IdleStateHandler.IdleStateEvent, peer == nil, !closing, let host = host.value {
+            closing = true
+            host.inbox.count { $0.peersRefused += 1 }
+            host.inbox.post(.refused(who: Self.address(context), reason: "no hello within \(ShareLimits.helloSeconds) s"))
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let peer, let host = host.value { host.left(peer, reason: closing ? "left" : "connection closed") }
+        peer = nil
+    }
+
+    /// Drops the connection for `reason`: a refusal (one stderr line and event) and, for an
+    /// admitted peer, its `peerLeft`.
+    private func drop(_ context: ChannelHandlerContext, _ host: ShareHost, reason: String) {
+        closing = true
+        host.inbox.count { $0.peersRefused += 1 }
+        let who = peer.flatMap(host.name(of:)) ?? Self.address(context)
+        host.inbox.post(.refused(who: who, reason: reason))
+        if let peer { host.left(peer, reason: "dropped: \(reason)") }
+        peer = nil
+        context.close(promise: nil)
+    }
+
+    static func address(_ context: ChannelHandlerContext) -> String {
+        context.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "a stranger"
+    }
+}
+
+/// Turns NIO's and BoringSSL's errors into one phrase a user can act on.
+enum TLSProblem {
+    static func describe(_ error: any Error) -> String {
+        if error is NIOSSLError || error is BoringSSLError {
+            return "TLS handshake failed (a wrong space secret, or not a PlaneKit peer): \(error)"
+        }
+        if let share = error as? ShareError { return share.description }
+        return "\(error)"
+    }
+}

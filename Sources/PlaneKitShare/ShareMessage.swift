@@ -1,0 +1,222 @@
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitTracking
+
+/// A peer of the space as messages name it: the number the host gave it and its name.
+public struct PeerEntry: Sendable, Equatable {
+    /// The peer's number: 0 for the host, then 1, 2, … in the order peers were let in (never reused).
+    public var id: UInt16
+    /// The peer's name (unique in the space).
+    public var name: String
+
+    /// An entry from its parts.
+    public init(id: UInt16, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A message of the reliable channel (docs/protocol.md, "Messages").
+public enum ShareMessage: Sendable, Equatable {
+    /// Joiner → host, first: the joiner's name.
+    case hello(name: String)
+    /// Host → joiner: let in as `peer`, the host's name, the pose channel's key and who else is in.
+    case welcome(peer: UInt16, host: String, poseKey: [UInt8], peers: [PeerEntry])
+    /// Host → joiner: not let in, and why; the host closes the connection.
+    case refuse(reason: String)
+    /// Host → joiner: bytes `offset ..< offset + bytes.count` of the `total`-byte world map.
+    case mapChunk(total: UInt64, offset: UInt64, bytes: [UInt8])
+    /// Either way: an object's new state (host → everyone, joiner → host).
+    case object(SharedObject)
+    /// Host → joiners: a peer came in.
+    case peerJoined(PeerEntry)
+    /// Host → joiners: a peer left, and why.
+    case peerLeft(peer: UInt16, reason: String)
+    /// Either way: the sender is leaving.
+    case bye
+
+    /// The type byte.
+    var type: UInt8 {
+        switch self {
+        case .hello: 1
+        case .welcome: 2
+        case .refuse: 3
+        case .mapChunk: 4
+        case .object: 5
+        case .peerJoined: 6
+        case .peerLeft: 7
+        case .bye: 8
+        }
+    }
+}
+
+/// The reliable channel's framing: each message is a 4-byte big-endian length (of what follows),
+/// the protocol version, the type, then the type's fields, little-endian. Decoding is defensive:
+/// lengths are checked against ``ShareLimits`` before anything is buffered for them, numbers must
+/// be finite, transforms rigid, names non-empty UTF-8 within ``ShareLimits/maximumName``.
+public enum ShareWire {
+    /// The bytes of `message`, its length prefix included.
+    public static func encode(_ message: ShareMessage) -> [UInt8] {
+        var w = MapByteWriter()
+        w.u8(ShareLimits.version)
+        w.u8(message.type)
+        switch message {
+        case .hello(let name):
+            w.string(name)
+        case .welcome(let peer, let host, let key, let peers):
+            w.u16(peer)
+            w.string(host)
+            w.count(key.count)
+            w.raw(key)
+            w.count(peers.count)
+            for entry in peers { w.u16(entry.id); w.string(entry.name) }
+        case .refuse(let reason):
+            w.string(reason)
+        case .mapChunk(let total, let offset, let bytes):
+            w.u64(total)
+            w.u64(offset)
+            w.count(bytes.count)
+            w.raw(bytes)
+        case .object(let o):
+            w.u64(o.identifier.rawValue)
+            w.u64(o.version)
+            w.string(o.author)
+            w.u8(o.removed ? 1 : 0)
+            w.string(o.name)
+            w.vector(o.size)
+            w.transform(o.transform)
+            w.u64(o.planeIdentifier?.rawValue ?? 0)
+            w.u8(Self.alignmentCode(o.alignment))
+        case .peerJoined(let entry):
+            w.u16(entry.id)
+            w.string(entry.name)
+        case .peerLeft(let peer, let reason):
+            w.u16(peer)
+            w.string(reason)
+        case .bye:
+            break
+        }
+        let body = w.bytes
+        let n = UInt32(body.count)
+        return [UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)] + body
+    }
+
+    /// The length a 4-byte prefix announces, refused when it is above the limit or too short
+    /// to hold a version and a type.
+    public static func announcedLength(_ prefix: (UInt8, UInt8, UInt8, UInt8)) throws(ShareError) -> Int {
+        let n = Int(prefix.0) << 24 | Int(prefix.1) << 16 | Int(prefix.2) << 8 | Int(prefix.3)
+        guard n + 4 <= ShareLimits.maximumMessage else { throw .oversized(n + 4) }
+        guard n >= 2 else { throw .malformed("a message of \(n) bytes has no version and type") }
+        return n
+    }
+
+    /// The message in `body` (what follows the length prefix).
+    public static func decode(_ body: [UInt8]) throws(ShareError) -> ShareMessage {
+        var r = MapByteReader(body)
+        do {
+            let version = try r.u8("the version")
+            guard version == ShareLimits.version else {
+                throw ShareError.malformed("protocol version \(version), this build speaks \(ShareLimits.version)")
+            }
+            let type = try r.u8("the type")
+            let message: ShareMessage
+            switch type {
+            case 1:
+                message = .hello(name: try name(&r, "the peer's name"))
+            case 2:
+                let peer = try r.u16("the peer number")
+                let host = try name(&r, "the host's name")
+                let keyLength = try r.count("the key length", itemBytes: 1, limit: 32)
+                guard keyLength == 32 else { throw ShareError.malformed("a pose key of \(keyLength) bytes, not 32") }
+                let key = try raw(&r, keyLength, "the pose key")
+                let count = try r.count("peers", itemBytes: 3, limit: ShareLimits.maximumPeers)
+                var peers: [PeerEntry] = []
+                for i in 0..<count { peers.append(PeerEntry(id: try r.u16("peer \(i)'s number"), name: try name(&r, "peer \(i)'s name"))) }
+                message = .welcome(peer: peer, host: host, poseKey: key, peers: peers)
+            case 3:
+                message = .refuse(reason: try r.string("the reason"))
+            case 4:
+                let total = try r.u64("the map's size"), offset = try r.u64("the chunk's offset")
+                let count = try r.count("the chunk's length", itemBytes: 1, limit: ShareLimits.mapChunk)
+                guard total <= UInt64(ShareLimits.maximumMap), offset <= total, UInt64(count) <= total - offset else {
+                    throw ShareError.malformed("map chunk \(offset)+\(count) of \(total) bytes is out of range (maps up to \(ShareLimits.maximumMap) bytes)")
+                }
+                message = .mapChunk(total: total, offset: offset, bytes: try raw(&r, count, "the chunk"))
+            case 5:
+                message = .object(try object(&r))
+            case 6:
+                message = .peerJoined(PeerEntry(id: try r.u16("the peer number"), name: try name(&r, "the peer's name")))
+            case 7:
+                message = .peerLeft(peer: try r.u16("the peer number"), reason: try r.string("the reason"))
+            case 8:
+                message = .bye
+            default:
+                throw ShareError.malformed("unknown message type \(type)")
+            }
+            guard r.remaining == 0 else { throw ShareError.malformed("\(r.remaining) bytes after a message of type \(type)") }
+            return message
+        } catch let error as ShareError {
+            throw error
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+
+    /// `n` bytes as they are (`n` already checked against the bytes left by the count before them).
+    private static func raw(_ r: inout MapByteReader, _ n: Int, _ what: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(n)
+        for _ in 0..<n { bytes.append(try r.u8(what)) }
+        return bytes
+    }
+
+    /// A peer or object name: non-empty, at most ``ShareLimits/maximumName`` bytes.
+    private static func name(_ r: inout MapByteReader, _ what: String) throws -> String {
+        let s = try r.string(what)
+        guard !s.isEmpty, s.utf8.count <= ShareLimits.maximumName else {
+            throw ShareError.malformed("\(what) must have 1 to \(ShareLimits.maximumName) bytes")
+        }
+        return s
+    }
+
+    private static func object(_ r: inout MapByteReader) throws -> SharedObject {
+        let id = try r.u64("the object identifier")
+        guard id > 0 else { throw ShareError.malformed("object identifier 0") }
+        let version = try r.u64("the object's version")
+        let author = try name(&r, "the object's author")
+        let removed = try r.u8("the removed flag")
+        guard removed <= 1 else { throw ShareError.malformed("removed flag \(removed)") }
+        let objectName = try r.string("the object's name")
+        let size = try r.vector("the object's size")
+        guard size.x > 0, size.y > 0, size.z > 0, size.max() <= 1000 else {
+            throw ShareError.malformed("object size \(size) is not positive (at most 1 km)")
+        }
+        let transform = try r.transform("the object's transform")
+        let t = transform.translation
+        guard max(abs(t.x), abs(t.y), abs(t.z)) <= 1e6 else { throw ShareError.malformed("object position beyond 1000 km") }
+        let plane = try r.u64("the object's plane")
+        let alignment = try Self.alignment(try r.u8("the object's alignment"))
+        let anchor = ObjectAnchor(identifier: PlacedObjectIdentifier(id), anchorNumber: 0, name: objectName, size: size,
+                                  transform: transform, planeIdentifier: plane == 0 ? nil : PlaneIdentifier(plane),
+                                  alignment: alignment)
+        return SharedObject(anchor, version: version, author: author, removed: removed == 1)
+    }
+
+    private static func alignmentCode(_ a: PlaneAlignment) -> UInt8 {
+        switch a {
+        case .horizontal: 0
+        case .vertical: 1
+        case .any: 2
+        }
+    }
+
+    private static func alignment(_ code: UInt8) throws -> PlaneAlignment {
+        switch code {
+        case 0: .horizontal
+        case 1: .vertical
+        case 2: .any
+        default: throw ShareError.malformed("alignment code \(code)")
+        }
+    }
+}
