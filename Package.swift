@@ -120,7 +120,8 @@ let package = Package(
         .executableTarget(
             name: "planekit-view",
             dependencies: ["PlaneKitCLI", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
-                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView", "PlaneKitShare"]),
+                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
+                           "PlaneKitDiscovery"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),

@@ -11,8 +11,9 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitTracking
 
-/// `stream --host [ADDR:]PORT` / `--join ADDR:PORT` with `--secret-file F` or `--secret TEXT`:
-/// the stream takes part in a shared space (docs/protocol.md).
+/// `stream --host [ADDR:]PORT` / `--join ADDR:PORT|NAME` with `--secret-file F` or `--secret TEXT`:
+/// the stream takes part in a shared space (docs/protocol.md); a host advertises itself by its
+/// `--name` on the local network when avahi-daemon runs (docs/discovery.md).
 struct ShareOptions: ParsableArguments {
     @Option(name: .customLong("host"),
             help: ArgumentHelp("Host a shared space there (TLS over TCP and sealed UDP on that port; 0: any free port, printed on stderr).",
@@ -20,9 +21,9 @@ struct ShareOptions: ParsableArguments {
     var host: ListenAddress?
 
     @Option(name: .customLong("join"),
-            help: ArgumentHelp("Join the shared space hosted there: relocalize into the host's world map, then share objects and poses.",
-                               valueName: "ADDR:PORT"))
-    var join: ListenAddress?
+            help: ArgumentHelp("Join the shared space hosted there, or the one a host advertises under NAME on the local network (DNS-SD through avahi-daemon): relocalize into the host's world map, then share objects and poses.",
+                               valueName: "ADDR:PORT|NAME"))
+    var join: String?
 
     @Option(name: .customLong("secret-file"),
             help: ArgumentHelp("The space's secret: the file's bytes (a final newline dropped). Peers with another secret are refused.",
@@ -53,6 +54,9 @@ struct ShareOptions: ParsableArguments {
         }
         if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
         if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
+        if let join, join.isEmpty || join.utf8.count > 63 {
+            throw ValidationError("--join takes ADDR:PORT or an advertised name of 1 to 63 bytes (DNS-SD's limit for a name)")
+        }
         if let linger, !(linger >= 0 && linger <= 86_400) { throw ValidationError("--linger takes 0 to 86400 seconds") }
         if !(2...64).contains(maxPeers) { throw ValidationError("--max-peers must be from 2 to 64") }
     }
@@ -60,7 +64,14 @@ struct ShareOptions: ParsableArguments {
     /// The request for the share starter, or `nil` when the stream is not shared.
     func request() throws -> ShareRequest? {
         let role: ShareRequest.Role
-        if let host { role = .host(host) } else if let join { role = .join(join) } else { return nil }
+        if let host {
+            role = .host(host)
+        } else if let join {
+            // A name is anything that is not an address: "Kitchen" is looked up, "10.0.0.2:7000" is not.
+            role = ListenAddress(parsing: join).map { .join($0) } ?? .joinAdvertised(name: join)
+        } else {
+            return nil
+        }
         var bytes: [UInt8]
         if let secret {
             bytes = Array(secret.utf8)
@@ -85,6 +96,8 @@ public struct ShareRequest: Sendable {
         case host(ListenAddress)
         /// Join the space hosted at this address.
         case join(ListenAddress)
+        /// Join the space a host advertises under this DNS-SD instance name (`_planekit._tcp`).
+        case joinAdvertised(name: String)
     }
 
     /// Host or join.

@@ -7,6 +7,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitTracking
 import PlaneKitCLI
+import PlaneKitDiscovery
 import PlaneKitShare
 import Synchronization
 
@@ -14,6 +15,8 @@ import Synchronization
 /// the stream's link to it, and (for a joiner) the host's map to relocalize into.
 final class SharedSpace: SharedSpaceSession {
     private let shareLink: ShareLink
+    /// A host's DNS-SD advertisement, while it hosts; nil when discovery is off or for a joiner.
+    private let advertiser: ServiceAdvertiser?
     let initialMap: (map: WorldMap, path: String)?
 
     var link: any StreamPeerLink { shareLink }
@@ -30,7 +33,9 @@ final class SharedSpace: SharedSpaceSession {
                 initialMap = nil
                 let host = address.host.contains(":") ? "[\(address.host)]" : address.host
                 Diagnostics.warn("stream: hosting a shared space on \(host):\(shareLink.port) as \(request.name)")
-            case .join(let address):
+                advertiser = SharedSpace.advertise(name: request.name, address: address, port: shareLink.port)
+            case .join, .joinAdvertised:
+                let address = try SharedSpace.address(of: request.role)
                 let bar = MapProgress()
                 shareLink = try ShareLink.join(address, secret: request.secret, name: request.name, linger: request.linger,
                                                progress: { received, total in
@@ -43,18 +48,57 @@ final class SharedSpace: SharedSpaceSession {
                 guard let joined = shareLink.joinedMap else { throw ShareError.connection("no world map") }
                 initialMap = (joined.map, "\(joined.host)@\(address)")
                 Diagnostics.warn("stream: joined \(joined.host)'s space at \(address) as \(request.name) (peer \(shareLink.peer.number)); world map of \(joined.bytes) bytes")
+                advertiser = nil
             }
         } catch {
-            let verb: String
-            if case .host(let address) = request.role { verb = "cannot host a space on \(address)" } else if case .join(let address) = request.role {
-                verb = "cannot join the space at \(address)"
-            } else { verb = "" }
+            let verb = switch request.role {
+            case .host(let address): "cannot host a space on \(address)"
+            case .join(let address): "cannot join the space at \(address)"
+            case .joinAdvertised(let name): "cannot join the space advertised as '\(name)'"
+            }
             Diagnostics.warn("stream: \(verb): \(error)")
             throw ExitCode(1)
         }
     }
 
-    func close() { shareLink.close() }
+    func close() {
+        advertiser?.stop()
+        shareLink.close()
+    }
+
+    /// Where to join: the address given, or the one the advertised name resolves to on the local
+    /// network (before any event loop runs: the lookup blocks until its answer or 5 s).
+    private static func address(of role: ShareRequest.Role) throws -> ListenAddress {
+        switch role {
+        case .host(let address), .join(let address):
+            return address
+        case .joinAdvertised(let name):
+            let service = try ServiceResolver.resolve(name: name)
+            guard let address = ListenAddress(parsing: service.endpoint) else {
+                throw ShareError.connection("'\(name)' resolved to \(service.endpoint), which is not an address")
+            }
+            Diagnostics.warn("stream: '\(name)' is advertised at \(address) (host \(service.hostName))")
+            return address
+        }
+    }
+
+    /// Advertises the space as `_planekit._tcp` under the host's name. Without avahi-daemon the
+    /// space still works by address: one line says why discovery is off. A space on loopback is
+    /// not advertised: the address others would resolve it to does not reach it.
+    private static func advertise(name: String, address: ListenAddress, port: Int) -> ServiceAdvertiser? {
+        if address.host == "127.0.0.1" || address.host == "::1" || address.host == "localhost" {
+            Diagnostics.warn("stream: not advertised on the local network: the space listens on loopback only (host on 0.0.0.0:\(port) to be found by name)")
+            return nil
+        }
+        do {
+            let advertiser = try ServiceAdvertiser(.planeKit(name: name, port: UInt16(port), protocolVersion: Int(ShareLimits.version)))
+            Diagnostics.warn("stream: advertised on the local network as '\(advertiser.name)' (join with --join '\(advertiser.name)')")
+            return advertiser
+        } catch {
+            Diagnostics.warn("stream: \(error.isDiscoveryOff ? error.description : "not advertised on the local network: \(error.description)")")
+            return nil
+        }
+    }
 
     /// One `bench share` run.
     static func bench(peers: Int, rate: Double, seconds: Double, megabytes: Double) throws -> ShareBenchFigures {
