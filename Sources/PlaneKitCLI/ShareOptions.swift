@@ -54,7 +54,8 @@ struct ShareOptions: ParsableArguments {
         }
         if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
         if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
-        if let join, join.isEmpty || join.utf8.count > 63 {
+        // DNS-SD's 63-byte limit is for names only: an address (a scoped IPv6 one can be longer) is not looked up.
+        if let join, ListenAddress(parsing: join) == nil, join.isEmpty || join.utf8.count > 63 {
             throw ValidationError("--join takes ADDR:PORT or an advertised name of 1 to 63 bytes (DNS-SD's limit for a name)")
         }
         if let linger, !(linger >= 0 && linger <= 86_400) { throw ValidationError("--linger takes 0 to 86400 seconds") }
