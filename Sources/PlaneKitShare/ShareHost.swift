@@ -145,8 +145,18 @@ final class ShareHost: Sendable {
             return s.endpoints.filter { $0.key != sender }.map(\.value)
         }
         guard let targets, let udp = channels.withLock({ $0.udp }) else { return targets != nil }
-        for target in targets { udp.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: datagram), promise: nil) }
+        Self.write(datagram, to: targets, on: udp)
         return true
+    }
+
+    /// Writes `datagram` to every target and flushes once: NIO then sends them in one
+    /// `sendmmsg` call, not one system call (and one wake-up of the loop) per peer.
+    private static func write(_ datagram: ByteBuffer, to targets: [SocketAddress], on udp: Channel) {
+        let send: @Sendable () -> Void = {
+            for target in targets { udp.write(AddressedEnvelope(remoteAddress: target, data: datagram), promise: nil) }
+            udp.flush()
+        }
+        if udp.eventLoop.inEventLoop { send() } else { udp.eventLoop.execute(send) }
     }
 
     /// Sends the host's own sealed pose to every peer whose endpoint is known.
@@ -155,7 +165,7 @@ final class ShareHost: Sendable {
         guard !targets.isEmpty, let udp = channels.withLock({ $0.udp }) else { return }
         var buffer = udp.allocator.buffer(capacity: sealed.count)
         buffer.writeBytes(sealed)
-        for target in targets { udp.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: buffer), promise: nil) }
+        Self.write(buffer, to: targets, on: udp)
     }
 
     /// The name of peer `id`, if it is in the space.
