@@ -26,7 +26,7 @@ struct DepthRegistration: Sendable {
         /// (rotation or translation) are held at the starting pose.
         var freeBelow: Double = 0.0005
         /// An update smaller than this (radians and metres) ends the iterations on a grid.
-        var convergence: Float = 5e-5
+        var convergence: Float = 2e-4
         /// The defaults.
         init() {}
     }
@@ -85,10 +85,14 @@ struct DepthRegistration: Sendable {
         var transform = initial
         var equations = PoseNormalEquations()
         var solved = true
-        for (grid, iterations, distance) in [(coarse, configuration.coarseIterations, configuration.coarseDistance),
-                                             (fine, configuration.fineIterations, configuration.fineDistance)] {
+        // The fine grid's last pass before a step too small to matter: its quality figures are
+        // the estimate's, so no extra pass is needed for them.
+        var settled: (inliers: Int, rms: Float)?
+        let levels = [(grid: coarse, iterations: configuration.coarseIterations, distance: configuration.coarseDistance, isFine: false),
+                      (grid: fine, iterations: configuration.fineIterations, distance: configuration.fineDistance, isFine: true)]
+        for (grid, iterations, distance, isFine) in levels {
             for _ in 0..<iterations {
-                _ = grid.withUnsafeBufferPointer { points in
+                let quality = grid.withUnsafeBufferPointer { points in
                     accumulate(points, keyframe: keyframe, transform: transform, distance: distance, into: &equations)
                 }
                 guard equations.count >= 6, let step = equations.solve(freeBelow: configuration.freeBelow) else {
@@ -97,11 +101,14 @@ struct DepthRegistration: Sendable {
                 }
                 transform = (Transform.twist(rotation: step.rotation, translation: step.translation) * transform).orthonormalized
                 let size = max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot()
-                if size < configuration.convergence { break }
+                if size < configuration.convergence {
+                    if isFine { settled = quality }
+                    break
+                }
             }
         }
-        // Final quality on the fine grid at the estimate.
-        let (inliers, rms) = fine.withUnsafeBufferPointer { points in
+        // Otherwise the quality on the fine grid at the estimate.
+        let (inliers, rms) = settled ?? fine.withUnsafeBufferPointer { points in
             accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.fineDistance, into: &equations)
         }
         return Result(transform: transform, samples: fine.count, inliers: inliers, rms: rms,
@@ -120,13 +127,9 @@ struct DepthRegistration: Sendable {
         let maxU = Float(w) - 0.5, maxV = Float(h) - 0.5
         let distance2 = distance * distance
         let a = configuration.noiseA, b = configuration.noiseB
-        var h00 = 0.0, h01 = 0.0, h02 = 0.0, h03 = 0.0, h04 = 0.0, h05 = 0.0
-        var h11 = 0.0, h12 = 0.0, h13 = 0.0, h14 = 0.0, h15 = 0.0
-        var h22 = 0.0, h23 = 0.0, h24 = 0.0, h25 = 0.0
-        var h33 = 0.0, h34 = 0.0, h35 = 0.0, h44 = 0.0, h45 = 0.0, h55 = 0.0
-        var g0 = 0.0, g1 = 0.0, g2 = 0.0, g3 = 0.0, g4 = 0.0, g5 = 0.0
-        var cost = 0.0
-        var count = 0, inliers = 0
+        var block = PoseTermSums()
+        equations.reset()
+        var inliers = 0
         var squares: Float = 0
         keyframe.vertices.withUnsafeBufferPointer { vertices in
             keyframe.normals.withUnsafeBufferPointer { normals in
@@ -151,33 +154,12 @@ struct DepthRegistration: Sendable {
                     }
                     // Huber at 2σ, divided by σ² (inverse variance).
                     let huber: Float = absolute <= 2 * sigma ? 1 : 2 * sigma / absolute
-                    let weight = Double(huber / (sigma * sigma))
-                    let j = cross(q, n)
-                    let j0 = Double(j.x), j1 = Double(j.y), j2 = Double(j.z)
-                    let j3 = Double(n.x), j4 = Double(n.y), j5 = Double(n.z)
-                    let wr = weight * Double(r)
-                    let w0 = weight * j0, w1 = weight * j1, w2 = weight * j2
-                    let w3 = weight * j3, w4 = weight * j4
-                    h00 += w0 * j0; h01 += w0 * j1; h02 += w0 * j2; h03 += w0 * j3; h04 += w0 * j4; h05 += w0 * j5
-                    h11 += w1 * j1; h12 += w1 * j2; h13 += w1 * j3; h14 += w1 * j4; h15 += w1 * j5
-                    h22 += w2 * j2; h23 += w2 * j3; h24 += w2 * j4; h25 += w2 * j5
-                    h33 += w3 * j3; h34 += w3 * j4; h35 += w3 * j5
-                    h44 += w4 * j4; h45 += w4 * j5
-                    h55 += weight * j5 * j5
-                    g0 += wr * j0; g1 += wr * j1; g2 += wr * j2; g3 += wr * j3; g4 += wr * j4; g5 += wr * j5
-                    cost += wr * Double(r)
-                    count += 1
+                    if block.isFull { block.flush(into: &equations) }
+                    block.add(point: q, normal: n, residual: r, weight: huber / (sigma * sigma))
                 }
             }
         }
-        equations.reset()
-        let hs = [h00, h01, h02, h03, h04, h05, h11, h12, h13, h14, h15, h22, h23, h24, h25, h33, h34, h35, h44, h45, h55]
-        let gs = [g0, g1, g2, g3, g4, g5]
-        hs.withUnsafeBufferPointer { hp in
-            gs.withUnsafeBufferPointer { gp in
-                equations.add(h: hp.baseAddress!, g: gp.baseAddress!, cost: cost, count: count)
-            }
-        }
+        block.flush(into: &equations)
         return (inliers, inliers > 0 ? (squares / Float(inliers)).squareRoot() : 0)
     }
 }

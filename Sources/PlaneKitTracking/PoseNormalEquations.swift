@@ -6,8 +6,9 @@ import Darwin
 import PlaneKitGeometry
 
 /// The Gauss-Newton normal equations `H·ξ = −g` of a least-squares pose problem over a twist
-/// ξ = (ω, t) (rotation vector, then translation), accumulated one residual at a time in double
-/// precision (a VGA frame gives tens of thousands of terms, which single precision would blur).
+/// ξ = (ω, t) (rotation vector, then translation), accumulated in double precision from blocks of
+/// a few hundred terms summed in single precision (``PoseTermSums``): a VGA frame gives tens of
+/// thousands of terms, which one single-precision sum would blur.
 ///
 /// Only the upper triangle of `H` is kept: 21 numbers, plus 6 for `g`.
 struct PoseNormalEquations {
@@ -28,13 +29,19 @@ struct PoseNormalEquations {
         count = 0
     }
 
-    /// Adds the terms of a block of residuals summed by the caller: `h` (21, upper triangle),
-    /// `g` (6), the cost and the number of residuals.
-    mutating func add(h block: UnsafePointer<Double>, g gradient: UnsafePointer<Double>, cost: Double, count: Int) {
-        for i in 0..<21 { h[i] += block[i] }
-        for i in 0..<6 { g[i] += gradient[i] }
-        self.cost += cost
-        self.count += count
+    /// Adds a block of terms summed in single precision.
+    mutating func add(_ block: PoseTermSums) {
+        var k = 0
+        for r in 0..<6 {
+            let row = block.row(r)
+            for c in r..<6 {
+                h[k] += Double(row[c])
+                k += 1
+            }
+            g[r] += Double(row[6])
+        }
+        cost += Double(block.weightedSquares)
+        count += block.count
     }
 
     /// The full symmetric 6×6 `H` (row-major), for inspection.
