@@ -95,7 +95,7 @@ struct PointerWireTests {
         #expect(sealed[1] == 2)
         let opened = try AttitudeDatagram.open(sealed, with: key)
         #expect(opened.sender == 5 && opened.sequence == 9 && opened.timestamp == 12.25)
-        #expect(abs(dot(opened.orientation.vector, attitude.orientation.vector)) > 0.999_999)
+        #expect(abs((opened.orientation.vector * attitude.orientation.vector).sum()) > 0.999_999)
         var refused = 0
         for i in 0..<sealed.count {
             var tampered = sealed
@@ -117,18 +117,20 @@ struct PointerWireTests {
     @Test func aPointerHitsTheFloorAndMergedHitsAreReportedOnce() throws {
         // A user at 1.4 m calibrated facing −Z, the phone's top edge tilted 45° down.
         var caster = PointerCaster()
-        #expect(!caster.place("phone", origin: .zero, forward: SIMD3(0, 1, 0)))
-        #expect(caster.place("phone", origin: SIMD3(1, 1.4, -0.6), forward: SIMD3(0, 0, -1)))
+        let vertical = caster.place("phone", origin: .zero, forward: SIMD3(0, 1, 0))
+        let placed = caster.place("phone", origin: SIMD3(1, 1.4, -0.6), forward: SIMD3(0, 0, -1))
+        #expect(!vertical && placed)
         let floor = HitTester(planes: [HitTestPlane(identifier: Self.anchor.identifier, plane: Self.anchor.plane)])
-        // Device +Y up-tilted by the levelling: a phone held flat has its top edge horizontal; pitch down 45°.
         let attitude = Quaternion(angle: -.pi / 4, axis: SIMD3(1, 0, 0))
-        let cast = try #require(caster.cast("phone", attitude: attitude) { ray in
+        let twice = caster.cast("phone", attitude: attitude) { ray in
             PointerCaster.merged(floor.hitTest(ray, targets: .existingPlaneGeometry), floor.hitTest(ray, targets: .existingPlaneGeometry))
-        })
+        }
+        let cast = try #require(twice)
         #expect(cast.hits.count == 1)
         let hit = try #require(cast.hits.first)
         // 1.4 m down at 45°: 1.4 m ahead along −Z.
         #expect(distance(hit.position, SIMD3(1, 0, -2)) < 0.02, "\(hit.position)")
-        #expect(caster.cast("tablet", attitude: attitude) { _ in [] } == nil)
+        let unplaced = caster.cast("tablet", attitude: attitude) { _ in [] }
+        #expect(unplaced == nil)
     }
 }
