@@ -89,7 +89,7 @@ struct PointerSpaceTests {
     static func pointer(port: Int, origin: SIMD3<Double>, forward: SIMD3<Double>, file: URL, in directory: URL) throws -> SpaceProcess {
         func argument(_ v: SIMD3<Double>) -> String { "\(v.x),\(v.y),\(v.z)" }
         return try SpaceProcess(
-            "exec \"$PK\" pointer --join 127.0.0.1:\(port) --secret '\(SharedSpaceTests.secret)' --name phone --origin \(argument(origin)) --forward \(argument(forward)) < '\(file.path)'",
+            "exec \"$PK\" pointer --join 127.0.0.1:\(port) --secret '\(SharedSpaceTests.secret)' --name phone --origin=\(argument(origin)) --forward=\(argument(forward)) < '\(file.path)'",
             name: "pointer", in: directory)
     }
 
