@@ -21,7 +21,7 @@ public struct PlaneKitCommand: ParsableCommand {
               planekit synth --frames 600 --taps 3 | planekit view
               planekit bench detection --runs 30
             """,
-        subcommands: [Analyze.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, MapCommand.self, Bench.self])
+        subcommands: [Analyze.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, MapCommand.self, Bench.self, Pointer.self])
 
     /// The root command (its subcommands do the work).
     public init() {}

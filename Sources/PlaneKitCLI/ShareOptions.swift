@@ -73,19 +73,23 @@ struct ShareOptions: ParsableArguments {
         } else {
             return nil
         }
-        var bytes: [UInt8]
-        if let secret {
-            bytes = Array(secret.utf8)
-        } else if let secretFile, let data = FileManager.default.contents(atPath: secretFile) {
-            bytes = Array(data)
-            if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        } else {
-            Diagnostics.warn("\(secretFile ?? ""): cannot read the --secret-file")
-            throw ExitCode(1)
-        }
+        let bytes = try Self.secretBytes(secret: secret, file: secretFile)
         let defaultName = host != nil ? "host" : "peer-\(getpid())"
         return ShareRequest(role: role, secret: bytes, name: name ?? defaultName, maxPeers: maxPeers, linger: linger)
+    }
+
+    /// The space's secret: `secret`'s bytes, or the file's (a final newline dropped); an
+    /// unreadable file is one line and exit status 1.
+    static func secretBytes(secret: String?, file: String?) throws -> [UInt8] {
+        if let secret { return Array(secret.utf8) }
+        guard let file, let data = FileManager.default.contents(atPath: file) else {
+            Diagnostics.warn("\(file ?? ""): cannot read the --secret-file")
+            throw ExitCode(1)
+        }
+        var bytes = Array(data)
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return bytes
     }
 }
 

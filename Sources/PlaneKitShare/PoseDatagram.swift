@@ -5,11 +5,8 @@ import PlaneKitTracking
 /// A camera pose on the unreliable channel: one UDP datagram, sealed with ChaCha20-Poly1305
 /// under the space's pose key (made by the host, handed out over TLS).
 ///
-/// Layout: a 12-byte header — version, kind (1), the sender's peer number (u16 big-endian) and
-/// its sequence number (u64 big-endian) — authenticated as associated data; then the sealed
-/// body (timestamp f64 and the 16 floats of the column-major transform, little-endian) and the
-/// 16-byte tag. The nonce is the sender's number and sequence number, so no two datagrams of
-/// one key share a nonce as long as each sender counts up, which it does.
+/// Layout: ``DatagramSeal``'s header with kind 1, then the sealed body (timestamp f64 and the
+/// 16 floats of the column-major transform, little-endian) and the 16-byte tag.
 public struct PoseDatagram: Sendable, Equatable {
     /// The sender's peer number.
     public var sender: UInt16
@@ -28,20 +25,17 @@ public struct PoseDatagram: Sendable, Equatable {
         self.transform = transform
     }
 
-    /// The header's length.
-    static let headerLength = 12
     /// The whole datagram's length.
-    public static let length = headerLength + 8 + 64 + 16
+    public static let length = DatagramSeal.headerLength + bodyLength + DatagramSeal.tagLength
+    /// The sealed body's length: the timestamp and the 16 floats.
+    static let bodyLength = 8 + 64
 
     /// The sealed datagram.
     public func sealed(with key: SymmetricKey) throws -> [UInt8] {
-        let header = Self.header(sender: sender, sequence: sequence)
         var body = MapByteWriter()
         body.f64(timestamp)
         for x in transform.columnMajor { body.f32(x) }
-        let box = try ChaChaPoly.seal(body.bytes, using: key, nonce: try Self.nonce(sender: sender, sequence: sequence),
-                                      authenticating: header)
-        return header + Array(box.ciphertext) + Array(box.tag)
+        return try DatagramSeal.seal(kind: 1, sender: sender, sequence: sequence, body: body.bytes, with: key)
     }
 
     /// What can be wrong with a datagram.
@@ -54,16 +48,7 @@ public struct PoseDatagram: Sendable, Equatable {
 
     /// Opens a datagram: checks its header, authenticates it and validates the pose.
     public static func open(_ bytes: [UInt8], with key: SymmetricKey) throws(Problem) -> PoseDatagram {
-        guard bytes.count == length, bytes[0] == ShareLimits.version, bytes[1] == 1 else { throw .unauthentic }
-        let sender = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        var sequence: UInt64 = 0
-        for k in 4..<12 { sequence = sequence << 8 | UInt64(bytes[k]) }
-        let plain: [UInt8]
-        do {
-            let box = try ChaChaPoly.SealedBox(nonce: try nonce(sender: sender, sequence: sequence),
-                                               ciphertext: bytes[headerLength..<length - 16], tag: bytes[(length - 16)...])
-            plain = Array(try ChaChaPoly.open(box, using: key, authenticating: bytes[0..<headerLength]))
-        } catch {
+        guard let (sender, sequence, plain) = DatagramSeal.open(bytes, kind: 1, bodyLength: bodyLength, with: key) else {
             throw .unauthentic
         }
         var r = MapByteReader(plain)
@@ -76,20 +61,6 @@ public struct PoseDatagram: Sendable, Equatable {
         } catch {
             throw .invalid
         }
-    }
-
-    /// The sender's number and sequence number of a datagram of the right size, unauthenticated
-    /// (for relaying and counting only).
-    static func header(sender: UInt16, sequence: UInt64) -> [UInt8] {
-        var header: [UInt8] = [ShareLimits.version, 1, UInt8(sender >> 8), UInt8(truncatingIfNeeded: sender)]
-        for k in stride(from: 56, through: 0, by: -8) { header.append(UInt8(truncatingIfNeeded: sequence >> UInt64(k))) }
-        return header
-    }
-
-    private static func nonce(sender: UInt16, sequence: UInt64) throws -> ChaChaPoly.Nonce {
-        var bytes: [UInt8] = [UInt8(sender >> 8), UInt8(truncatingIfNeeded: sender), 0, 0]
-        for k in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: sequence >> UInt64(k))) }
-        return try ChaChaPoly.Nonce(data: bytes)
     }
 }
 

@@ -1,7 +1,8 @@
 import Crypto
 import NIOCore
 
-/// The pose socket's reader, host and joiner alike: opens each datagram, drops the tampered
+/// The pose socket's reader, host and joiner alike: opens each datagram (a pose, or a
+/// pointer's attitude, by its kind), drops the tampered
 /// (failed authentication) and the replayed or stale (not newer than the sender's newest), counts
 /// both, and posts the rest to the inbox after `accept` (the host relays it there) agrees.
 /// The first datagram of each kind dropped is also reported (one stderr line and event); the
@@ -26,9 +27,16 @@ final class PoseReceiver: ChannelInboundHandler {
         let envelope = unwrapInboundIn(data)
         let who = "\(envelope.remoteAddress.ipAddress ?? "?"):\(envelope.remoteAddress.port ?? 0)"
         let bytes = envelope.data.getBytes(at: envelope.data.readerIndex, length: envelope.data.readableBytes) ?? []
-        let pose: PoseDatagram
+        let sender: UInt16, sequence: UInt64
+        let pose: PoseDatagram?, attitude: AttitudeDatagram?
         do {
-            pose = try PoseDatagram.open(bytes, with: key)
+            if DatagramSeal.kind(of: bytes) == AttitudeDatagram.kind {
+                let a = try AttitudeDatagram.open(bytes, with: key)
+                (sender, sequence, pose, attitude) = (a.sender, a.sequence, nil, a)
+            } else {
+                let p = try PoseDatagram.open(bytes, with: key)
+                (sender, sequence, pose, attitude) = (p.sender, p.sequence, p, nil)
+            }
         } catch {
             inbox.count { $0.datagramsTampered += 1 }
             if !reportedTampered {
@@ -37,15 +45,16 @@ final class PoseReceiver: ChannelInboundHandler {
             }
             return
         }
-        guard replay.accept(sender: pose.sender, sequence: pose.sequence) else {
+        guard replay.accept(sender: sender, sequence: sequence) else {
             inbox.count { $0.datagramsStale += 1 }
             if !reportedStale {
                 reportedStale = true
-                inbox.post(.refused(who: who, reason: "a replayed or stale pose datagram (sequence \(pose.sequence) of peer \(pose.sender)); dropped, and further ones only counted"))
+                inbox.post(.refused(who: who, reason: "a replayed or stale pose datagram (sequence \(sequence) of peer \(sender)); dropped, and further ones only counted"))
             }
             return
         }
-        guard accept(envelope.data, pose.sender, envelope.remoteAddress) else { return }
-        inbox.post(pose)
+        guard accept(envelope.data, sender, envelope.remoteAddress) else { return }
+        if let pose { inbox.post(pose) }
+        if let attitude { inbox.post(attitude) }
     }
 }

@@ -26,6 +26,8 @@ final class ShareHost: Sendable {
         var peers: [UInt16: (name: String, channel: Channel)] = [:]
         /// Where each peer's poses come from (learnt from its first authentic datagram).
         var endpoints: [UInt16: SocketAddress] = [:]
+        /// What each admitted peer is (pointers get no map, no poses and no broadcasts).
+        var roles: [UInt16: PeerRole] = [:]
         var nextPeer: UInt16 = 1
     }
 
@@ -77,7 +79,7 @@ final class ShareHost: Sendable {
     }
 
     /// A hello from `channel`: admitted (welcome sent, the stream told) or refused.
-    func hello(name: String, channel: Channel) -> UInt16? {
+    func hello(name: String, role: PeerRole, channel: Channel) -> UInt16? {
         let outcome: Result<(PeerEntry, [PeerEntry]), ShareError> = state.withLock { s in
             if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
                 return .failure(.refused("the name '\(name)' is taken in this space; give another --name"))
@@ -89,6 +91,7 @@ final class ShareHost: Sendable {
             s.nextPeer += 1
             let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
             s.peers[entry.id] = (name, channel)
+            s.roles[entry.id] = role
             return .success((entry, others))
         }
         switch outcome {
@@ -109,6 +112,7 @@ final class ShareHost: Sendable {
     func left(_ id: UInt16, reason: String) {
         let name: String? = state.withLock { s in
             s.endpoints[id] = nil
+            s.roles[id] = nil
             return s.peers.removeValue(forKey: id)?.name
         }
         if let name { inbox.post(.left(PeerEntry(id: id, name: name), reason: reason)) }
@@ -119,9 +123,12 @@ final class ShareHost: Sendable {
         state.withLock { $0.peers[id]?.channel }?.send(message)
     }
 
-    /// Sends `message` to every peer but `except`.
+    /// Sends `message` to every peer but `except`; pointers get only the goodbye (they have no
+    /// world to keep in step).
     func broadcast(_ message: ShareMessage, except: UInt16? = nil) {
-        let targets = state.withLock { s in s.peers.filter { $0.key != except }.map(\.value.channel) }
+        let targets = state.withLock { s in
+            s.peers.filter { $0.key != except && (s.roles[$0.key] != .pointer || message == .bye) }.map(\.value.channel)
+        }
         for channel in targets { channel.send(message) }
     }
 
@@ -141,7 +148,8 @@ final class ShareHost: Sendable {
     func relay(_ datagram: ByteBuffer, from sender: UInt16, at address: SocketAddress) -> Bool {
         let targets: [SocketAddress]? = state.withLock { s in
             guard s.peers[sender] != nil else { return nil }
-            s.endpoints[sender] = address
+            // A pointer only sends: nothing is sent back to it.
+            if s.roles[sender] != .pointer { s.endpoints[sender] = address }
             return s.endpoints.filter { $0.key != sender }.map(\.value)
         }
         guard let targets, let udp = channels.withLock({ $0.udp }) else { return targets != nil }
@@ -171,6 +179,11 @@ final class ShareHost: Sendable {
     /// The name of peer `id`, if it is in the space.
     func name(of id: UInt16) -> String? {
         id == 0 ? me.name : state.withLock { $0.peers[id]?.name }
+    }
+
+    /// What peer `id` is (the host is a device).
+    func role(of id: UInt16) -> PeerRole {
+        id == 0 ? .device : state.withLock { $0.roles[id] } ?? .device
     }
 
     /// How many peers are connected (the host not counted).
@@ -218,9 +231,11 @@ final class HostConnectionHandler: ChannelInboundHandler {
         }
         for message in messages where !closing {
             switch (message, peer) {
-            case (.hello(let name), nil):
-                peer = host.hello(name: name, channel: context.channel)
+            case (.hello(let name, let role), nil):
+                peer = host.hello(name: name, role: role, channel: context.channel)
                 if peer == nil { closing = true }
+            case (.pointerPlacement(_, let origin, let forward), let id?) where host.role(of: id) == .pointer:
+                host.inbox.post(.pointerPlaced(peer: id, origin: origin, forward: forward))
             case (.object(let object), let id?):
                 host.inbox.post(.object(object, from: id))
             case (.bye, _):

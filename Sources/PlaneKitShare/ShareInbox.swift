@@ -1,4 +1,6 @@
+import PlaneKitHitTesting
 import PlaneKitStream
+import PlaneKitTracking
 import Synchronization
 
 /// Something the network brought, for the stream's thread.
@@ -11,6 +13,12 @@ enum ShareInput: Sendable {
     case left(PeerEntry, reason: String)
     /// An object's state from peer `from` (the sender of the message).
     case object(SharedObject, from: UInt16)
+    /// A pointer's place in the shared world (host: from the pointer; joiner: relayed by the host).
+    case pointerPlaced(peer: UInt16, origin: SIMD3<Float>, forward: SIMD3<Float>)
+    /// Joiner: one of the host's plane anchors, new or changed.
+    case planeAnchor(WorldMap.Anchor)
+    /// Joiner: the host removed this plane anchor.
+    case planeAnchorRemoved(PlaneIdentifier)
     /// A connection, message or datagram refused: from whom and why (also one line on stderr).
     case refused(who: String, reason: String)
 }
@@ -23,6 +31,7 @@ final class ShareInbox: Sendable {
     private struct Contents {
         var inputs: [ShareInput] = []
         var poses: [UInt16: PoseDatagram] = [:]
+        var attitudes: [UInt16: AttitudeDatagram] = [:]
         var counts = ShareCounts()
     }
 
@@ -36,6 +45,22 @@ final class ShareInbox: Sendable {
         contents.withLock {
             $0.poses[pose.sender] = pose
             $0.counts.datagramsAccepted += 1
+        }
+    }
+
+    /// Keeps `attitude` as its pointer's newest.
+    func post(_ attitude: AttitudeDatagram) {
+        contents.withLock {
+            $0.attitudes[attitude.sender] = attitude
+            $0.counts.datagramsAccepted += 1
+        }
+    }
+
+    /// The newest attitude of each pointer since the last call, by sender.
+    func takeAttitudes() -> [AttitudeDatagram] {
+        contents.withLock { c in
+            defer { c.attitudes.removeAll(keepingCapacity: true) }
+            return c.attitudes.values.sorted { $0.sender < $1.sender }
         }
     }
 
@@ -57,5 +82,5 @@ final class ShareInbox: Sendable {
     }
 
     /// Whether anything is waiting.
-    var isEmpty: Bool { contents.withLock { $0.inputs.isEmpty && $0.poses.isEmpty } }
+    var isEmpty: Bool { contents.withLock { $0.inputs.isEmpty && $0.poses.isEmpty && $0.attitudes.isEmpty } }
 }

@@ -40,7 +40,9 @@ final class ShareJoiner: Sendable {
     /// seconds) for the welcome and the whole world map; `progress(received, total)` after each
     /// chunk. Throws ``ShareError`` when refused, when the handshake fails (a wrong secret) or
     /// when the host does not answer in time.
-    init(address: ListenAddress, credentials: SpaceCredentials, name: String, inbox: ShareInbox,
+    /// A pointer (`role` `.pointer`) gets no map: the join completes with the welcome, and
+    /// ``map`` is empty.
+    init(address: ListenAddress, credentials: SpaceCredentials, name: String, role: PeerRole = .device, inbox: ShareInbox,
          progress: @escaping @Sendable (Int, Int) -> Void, timeout: Double) throws {
         self.inbox = inbox
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -59,7 +61,7 @@ final class ShareJoiner: Sendable {
                                                           customVerificationCallback: credentials.verify)
                         try channel.pipeline.syncOperations.addHandler(tls)
                         try channel.pipeline.syncOperations.addHandler(
-                            JoinerConnectionHandler(name: name, welcome: welcome, inbox: inbox, names: names, progress: progress))
+                            JoinerConnectionHandler(name: name, role: role, welcome: welcome, inbox: inbox, names: names, progress: progress))
                     }
                 }
                 .connect(to: hostAddress).wait()
@@ -101,7 +103,7 @@ final class ShareJoiner: Sendable {
     /// Sends `message` to the host.
     func send(_ message: ShareMessage) { tcp.send(message) }
 
-    /// Sends this peer's sealed pose to the host (which relays it).
+    /// Sends this peer's sealed datagram (a pose, or a pointer's attitude) to the host, which relays it.
     func sendPose(_ sealed: [UInt8]) {
         var buffer = udp.allocator.buffer(capacity: sealed.count)
         buffer.writeBytes(sealed)
@@ -126,6 +128,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let name: String
+    private let role: PeerRole
     private let welcome: EventLoopPromise<ShareJoiner.Welcome>
     private let inbox: ShareInbox
     private let names: PeerNames
@@ -136,9 +139,10 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private var joined = false
     private var closing = false
 
-    init(name: String, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
+    init(name: String, role: PeerRole, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
          progress: @escaping @Sendable (Int, Int) -> Void) {
         self.name = name
+        self.role = role
         self.welcome = welcome
         self.inbox = inbox
         self.names = names
@@ -146,7 +150,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.channel.send(.hello(name: name))
+        context.channel.send(.hello(name: name, role: role))
         context.fireChannelActive()
     }
 
@@ -166,6 +170,13 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
             let me = PeerEntry(id: peer, name: name), hostEntry = PeerEntry(id: 0, name: host)
             greeted = (me, hostEntry, key, peers)
             names.table.withLock { table in for entry in peers + [me, hostEntry] { table[entry.id] = entry.name } }
+            if role == .pointer {
+                // A pointer has no frames to relocalize: it is in once welcomed.
+                joined = true
+                let empty = WorldMap(anchors: [], objects: [], keyframes: [], points: [], normals: [], mappingStatus: .notAvailable,
+                                     nextPlaneNumber: 1, nextObjectNumber: 1)
+                welcome.succeed(ShareJoiner.Welcome(me: me, host: hostEntry, key: key, peers: peers, map: empty, mapBytes: 0))
+            }
         case .refuse(let reason):
             throw .refused(reason)
         case .mapChunk(let total, let offset, let chunk) where greeted != nil && !joined:
@@ -189,6 +200,12 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
         case .peerLeft(let peer, let reason) where greeted != nil:
             let name = names.table.withLock { $0[peer] } ?? "peer \(peer)"
             inbox.post(.left(PeerEntry(id: peer, name: name), reason: reason))
+        case .pointerPlacement(let peer, let origin, let forward) where greeted != nil:
+            inbox.post(.pointerPlaced(peer: peer, origin: origin, forward: forward))
+        case .planeAnchor(let anchor) where greeted != nil:
+            inbox.post(.planeAnchor(anchor))
+        case .planeAnchorRemoved(let identifier) where greeted != nil:
+            inbox.post(.planeAnchorRemoved(identifier))
         case .bye:
             closing = true
             if let host = greeted?.host { inbox.post(.left(host, reason: "the host closed the space")) }

@@ -44,6 +44,8 @@ public final class ShareLink: StreamPeerLink {
     private let linger: Duration?
     private var finished = false
     private var closed = false
+    /// The space's pointers and the planes they are cast into that are not the session's own.
+    private var pointers = SpacePointers()
 
     init(node: Node, inbox: ShareInbox, linger: Double?, warn: @escaping (String) -> Void) {
         self.node = node
@@ -130,10 +132,12 @@ public final class ShareLink: StreamPeerLink {
                 sendPose(timestamp: camera.timestamp, transform: camera.transform)
             case .session(let change) where processor.isInMapWorld:
                 share(change, commanded: commanded)
+                if case .host = node { pointers.hostChanged(change) }
             default:
                 break
             }
         }
+        if case .host(let host) = node { pointers.sendAnchors(host) }
         if processor.isInMapWorld, !inMapWorld {
             inMapWorld = true
             applyAll(processor: &processor, into: &incoming)
@@ -161,6 +165,7 @@ public final class ShareLink: StreamPeerLink {
         }
         if inbox.isEmpty { usleep(10_000) }
         takeIn(processor: &processor, into: &incoming)
+        if case .host(let host) = node { pointers.sendAnchors(host) }
         return true
     }
 
@@ -228,27 +233,51 @@ public final class ShareLink: StreamPeerLink {
             switch input {
             case .admitted(let entry):
                 guard case .host(let host) = node else { continue }
-                host.sendMap(WorldMapCoding.encode(processor.worldMap), to: entry.id)
-                for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { host.send(.object(state), to: entry.id) }
+                // A pointer has no frames: it needs neither the map nor the objects.
+                if host.role(of: entry.id) != .pointer {
+                    host.sendMap(WorldMapCoding.encode(processor.worldMap), to: entry.id)
+                    for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { host.send(.object(state), to: entry.id) }
+                    pointers.sendPlacements(to: entry.id, host)
+                }
                 host.broadcast(.peerJoined(entry), except: entry.id)
                 emit(entry.name, .joined)
             case .joined(let entry):
                 emit(entry.name, .joined)
             case .left(let entry, let reason):
                 if case .host(let host) = node { host.broadcast(.peerLeft(peer: entry.id, reason: reason)) }
+                pointers.forget(entry)
                 emit(entry.name, .left(reason: reason))
             case .object(let state, let from):
                 receive(state, from: from, processor: &processor, into: &incoming)
             case .refused(let who, let reason):
                 warn("share: \(who): \(reason)")
                 emit(who, .refused(reason: reason))
+            case .pointerPlaced(let peer, let origin, let forward):
+                let entry = PeerEntry(id: peer, name: name(of: peer))
+                if !pointers.place(entry, origin: origin, forward: forward) {
+                    warn("share: \(entry.name): pointer placement forward \(forward) is (nearly) vertical; its attitudes are ignored")
+                }
+                if case .host(let host) = node {
+                    host.broadcast(.pointerPlacement(peer: peer, origin: origin, forward: forward), except: peer)
+                }
+            case .planeAnchor(let anchor):
+                emit(hostName, .anchor(pointers.hostAnchor(anchor), anchor))
+            case .planeAnchorRemoved(let identifier):
+                if let anchor = pointers.hostAnchorRemoved(identifier) { emit(hostName, .anchor(.removed, anchor)) }
             }
         }
         guard processor.isInMapWorld else { return }
         for pose in poses where pose.sender != me.id {
             emit(name(of: pose.sender), .participant(pose.transform))
         }
+        for attitude in inbox.takeAttitudes() {
+            guard let cast = pointers.cast(attitude, name: name(of: attitude.sender), session: processor.session) else { continue }
+            emit(name(of: attitude.sender), .pointer(origin: cast.ray.origin, direction: cast.ray.direction, hits: cast.hits))
+        }
     }
+
+    /// The host's name (this peer's, on the host).
+    private var hostName: String { name(of: 0) }
 
     private func name(of peer: UInt16) -> String {
         switch node {

@@ -19,8 +19,8 @@ public struct PeerEntry: Sendable, Equatable {
 
 /// A message of the reliable channel (docs/protocol.md, "Messages").
 public enum ShareMessage: Sendable, Equatable {
-    /// Joiner → host, first: the joiner's name.
-    case hello(name: String)
+    /// Joiner → host, first: the joiner's name and what kind of peer it is.
+    case hello(name: String, role: PeerRole)
     /// Host → joiner: let in as `peer`, the host's name, the pose channel's key and who else is in.
     case welcome(peer: UInt16, host: String, poseKey: [UInt8], peers: [PeerEntry])
     /// Host → joiner: not let in, and why; the host closes the connection.
@@ -35,6 +35,13 @@ public enum ShareMessage: Sendable, Equatable {
     case peerLeft(peer: UInt16, reason: String)
     /// Either way: the sender is leaving.
     case bye
+    /// Pointer → host (`peer` ignored, the host knows who sent it), then host → devices: where
+    /// pointer `peer` stands in the shared world and the heading its first attitude aims along.
+    case pointerPlacement(peer: UInt16, origin: SIMD3<Float>, forward: SIMD3<Float>)
+    /// Host → joiners: one of the host's plane anchors, new or changed, coded as in world maps.
+    case planeAnchor(WorldMap.Anchor)
+    /// Host → joiners: the host removed this plane anchor.
+    case planeAnchorRemoved(PlaneIdentifier)
 
     /// The type byte.
     var type: UInt8 {
@@ -47,6 +54,9 @@ public enum ShareMessage: Sendable, Equatable {
         case .peerJoined: 6
         case .peerLeft: 7
         case .bye: 8
+        case .pointerPlacement: 12
+        case .planeAnchor: 13
+        case .planeAnchorRemoved: 14
         }
     }
 }
@@ -62,8 +72,9 @@ public enum ShareWire {
         w.u8(ShareLimits.version)
         w.u8(message.type)
         switch message {
-        case .hello(let name):
+        case .hello(let name, let role):
             w.string(name)
+            w.u8(role.rawValue)
         case .welcome(let peer, let host, let key, let peers):
             w.u16(peer)
             w.string(host)
@@ -96,6 +107,14 @@ public enum ShareWire {
             w.string(reason)
         case .bye:
             break
+        case .pointerPlacement(let peer, let origin, let forward):
+            w.u16(peer)
+            w.vector(origin)
+            w.vector(forward)
+        case .planeAnchor(let anchor):
+            WorldMapCoding.write(anchor, into: &w)
+        case .planeAnchorRemoved(let identifier):
+            w.u64(identifier.rawValue)
         }
         let body = w.bytes
         let n = UInt32(body.count)
@@ -123,7 +142,10 @@ public enum ShareWire {
             let message: ShareMessage
             switch type {
             case 1:
-                message = .hello(name: try name(&r, "the peer's name"))
+                let peerName = try name(&r, "the peer's name")
+                let code = try r.u8("the peer's role")
+                guard let role = PeerRole(rawValue: code) else { throw ShareError.malformed("peer role \(code) is unknown") }
+                message = .hello(name: peerName, role: role)
             case 2:
                 let peer = try r.u16("the peer number")
                 let host = try name(&r, "the host's name")
@@ -151,6 +173,19 @@ public enum ShareWire {
                 message = .peerLeft(peer: try r.u16("the peer number"), reason: try r.string("the reason"))
             case 8:
                 message = .bye
+            case 12:
+                let peer = try r.u16("the pointer's number")
+                let origin = try r.vector("the pointer's origin"), forward = try r.vector("the pointer's forward")
+                guard max(abs(origin.x), abs(origin.y), abs(origin.z)) <= 1e6, forward.isFinite, forward.length > 0 else {
+                    throw ShareError.malformed("pointer placement origin \(origin) forward \(forward) is not a place and a direction")
+                }
+                message = .pointerPlacement(peer: peer, origin: origin, forward: forward)
+            case 13:
+                message = .planeAnchor(try WorldMapCoding.readAnchor(&r, index: 0))
+            case 14:
+                let id = try r.u64("the anchor identifier")
+                guard id > 0 else { throw ShareError.malformed("anchor identifier 0") }
+                message = .planeAnchorRemoved(PlaneIdentifier(id))
             default:
                 throw ShareError.malformed("unknown message type \(type)")
             }

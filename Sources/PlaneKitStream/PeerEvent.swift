@@ -1,4 +1,5 @@
 import PlaneKitGeometry
+import PlaneKitHitTesting
 import PlaneKitTracking
 
 /// An event of a shared space (`planekit stream --host/--join`, docs/protocol.md): a peer came or
@@ -18,6 +19,12 @@ public struct PeerEvent: Sendable {
         /// A connection or packets refused before they reached the space (`peerRefused`): a wrong
         /// secret, a stranger, garbage or oversized messages, a full space.
         case refused(reason: String)
+        /// A pointer's ray (`pointer`): from `origin` along `direction` in this peer's world,
+        /// and what it hit, nearest first.
+        case pointer(origin: SIMD3<Float>, direction: SIMD3<Float>, hits: [HitTestResult])
+        /// One of the host's plane anchors, as the host shared it (`anchorAdded`,
+        /// `anchorUpdated`, `anchorRemoved`).
+        case anchor(AnchorChange, WorldMap.Anchor)
         /// Counts of dropped datagrams and messages so far (`shareStatistics`, at the end).
         case statistics(ShareCounts)
     }
@@ -48,7 +55,21 @@ public struct PeerEvent: Sendable {
         case .object(let e): e.name
         case .refused: "peerRefused"
         case .statistics: "shareStatistics"
+        case .pointer: "pointer"
+        case .anchor(.added, _): "anchorAdded"
+        case .anchor(.updated, _): "anchorUpdated"
+        case .anchor(.removed, _): "anchorRemoved"
         }
+    }
+
+    /// What happened to a shared plane anchor.
+    public enum AnchorChange: Sendable {
+        /// First heard of.
+        case added
+        /// Changed since.
+        case updated
+        /// Removed by the peer that detected it.
+        case removed
     }
 }
 

@@ -53,9 +53,34 @@ extension JSONLineWriter {
     }
 
     private mutating func write(_ e: PeerEvent) {
-        if case .object(let change) = e.kind {
+        switch e.kind {
+        case .object(let change):
             write(change, peer: e.peer)
             return
+        case .pointer(let origin, let direction, let hits):
+            beginObject()
+            field("direction", direction)
+            field("event", e.name)
+            field("frame", e.frame)
+            write(hits: hits)
+            field("origin", origin)
+            field("peer", e.peer)
+            field("timestamp", e.timestamp)
+            endObject()
+            return
+        case .anchor(_, let anchor):
+            beginObject()
+            field("event", e.name)
+            field("frame", e.frame)
+            field("peer", e.peer)
+            key("plane")
+            writeAnchor(anchor.identifier, firstFrame: anchor.firstFrame, lastSeenFrame: anchor.lastSeenFrame,
+                        observationCount: anchor.observationCount, plane: anchor.plane)
+            field("timestamp", e.timestamp)
+            endObject()
+            return
+        default:
+            break
         }
         beginObject()
         switch e.kind {
@@ -111,9 +136,16 @@ extension JSONLineWriter {
         beginObject()
         field("event", "hit")
         field("frame", e.frame)
+        write(hits: e.hits)
+        field("timestamp", e.timestamp)
+        endObject()
+    }
+
+    /// A `hits` array, as `hit` and `pointer` events have it.
+    private mutating func write(hits: [HitTestResult]) {
         key("hits")
         beginArray()
-        for hit in e.hits {
+        for hit in hits {
             beginObject()
             if let alignment = hit.alignment { field("alignment", alignment.rawValue) }
             field("distance", hit.distance)
@@ -123,8 +155,6 @@ extension JSONLineWriter {
             endObject()
         }
         endArray()
-        field("timestamp", e.timestamp)
-        endObject()
     }
 
     private mutating func write(_ e: StreamErrorEvent) {
@@ -139,13 +169,20 @@ extension JSONLineWriter {
 
     /// A plane anchor: identifier, sighting counts and its world description.
     private mutating func write(_ anchor: PlaneAnchor) {
+        writeAnchor(anchor.identifier, firstFrame: anchor.firstFrame, lastSeenFrame: anchor.lastSeenFrame,
+                    observationCount: anchor.observationCount, plane: anchor.plane)
+    }
+
+    /// A plane anchor's object, the session's or one another peer shared.
+    private mutating func writeAnchor(_ identifier: PlaneIdentifier, firstFrame: Int, lastSeenFrame: Int, observationCount: Int,
+                                      plane: DetectedPlane) {
         beginObject()
-        field("firstFrame", anchor.firstFrame)
-        field("identifier", anchor.identifier.description)
-        field("lastSeenFrame", anchor.lastSeenFrame)
-        field("observationCount", anchor.observationCount)
+        field("firstFrame", firstFrame)
+        field("identifier", identifier.description)
+        field("lastSeenFrame", lastSeenFrame)
+        field("observationCount", observationCount)
         key("plane")
-        write(anchor.plane)
+        write(plane)
         endObject()
     }
 

@@ -91,8 +91,8 @@ extension PlaneAnchor {
         outlineIsStale = false
     }
 
-    /// The anchor as saved in a map.
-    var saved: WorldMap.Anchor {
+    /// The anchor as saved in a map (and as a host shares it live with its joiners).
+    public var saved: WorldMap.Anchor {
         var runs: [WorldMap.CellRun] = []
         for cell in occupancy.occupiedCells() {
             // occupiedCells() goes row by row, left to right: extend the last run when adjacent.

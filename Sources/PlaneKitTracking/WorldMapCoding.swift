@@ -83,7 +83,8 @@ public enum WorldMapCoding {
         return w.bytes
     }
 
-    private static func write(_ a: WorldMap.Anchor, into w: inout MapByteWriter) {
+    /// One anchor as maps code it (also what a host sends its joiners when an anchor changes).
+    public static func write(_ a: WorldMap.Anchor, into w: inout MapByteWriter) {
         w.u64(a.identifier.rawValue)
         w.transform(a.gridFrame)
         w.f32(a.cellSize)
@@ -221,7 +222,8 @@ public enum WorldMapCoding {
                         mappingStatus: MappingStatus.allCases[statusCode], nextPlaneNumber: nextPlane, nextObjectNumber: nextObject)
     }
 
-    private static func readAnchor(_ r: inout MapByteReader, index: Int) throws(WorldMapError) -> WorldMap.Anchor {
+    /// One anchor as ``write(_:into:)`` codes it, every field checked (`index` names it in errors).
+    public static func readAnchor(_ r: inout MapByteReader, index: Int) throws(WorldMapError) -> WorldMap.Anchor {
         let what = "anchor \(index + 1)"
         let id = try r.u64("\(what) identifier")
         guard id > 0, id < 1 << 62 else { throw .invalid("\(what): identifier \(id) out of range") }

@@ -68,7 +68,7 @@ final class SharedSpace: SharedSpaceSession {
 
     /// Where to join: the address given, or the one the advertised name resolves to on the local
     /// network (before any event loop runs: the lookup blocks until its answer or 5 s).
-    private static func address(of role: ShareRequest.Role) throws -> ListenAddress {
+    static func address(of role: ShareRequest.Role) throws -> ListenAddress {
         switch role {
         case .host(let address), .join(let address):
             return address

@@ -15,7 +15,7 @@ struct ShareWireTests {
         version: 4, author: "kitchen", removed: false)
 
     static let messages: [ShareMessage] = [
-        .hello(name: "phone"),
+        .hello(name: "phone", role: .pointer),
         .welcome(peer: 3, host: "host", poseKey: Array(repeating: 7, count: 32), peers: [PeerEntry(id: 0, name: "host"), PeerEntry(id: 1, name: "tablet")]),
         .refuse(reason: "the space is full"),
         .mapChunk(total: 10, offset: 4, bytes: [1, 2, 3]),
@@ -73,7 +73,7 @@ struct ShareWireTests {
             try ShareWire.decode(try Self.body(.mapChunk(total: UInt64(ShareLimits.maximumMap) + 1, offset: 0, bytes: [1])))
         }
         // An empty peer name.
-        #expect(throws: ShareError.self) { try ShareWire.decode(try Self.body(.hello(name: ""))) }
+        #expect(throws: ShareError.self) { try ShareWire.decode(try Self.body(.hello(name: "", role: .device))) }
     }
 
     @Test func concurrentChangesResolveTheSameWayEverywhere() {
