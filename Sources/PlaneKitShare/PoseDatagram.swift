@@ -86,8 +86,10 @@ public struct PoseDatagram: Sendable, Equatable {
         return header
     }
 
-    private static func nonce(sender: UInt16, sequence: UInt64) throws -> ChaChaPoly.Nonce {
-        var bytes: [UInt8] = [UInt8(sender >> 8), UInt8(truncatingIfNeeded: sender), 0, 0]
+    /// The nonce of the sender's datagram `sequence`; `domain` keeps other kinds' nonces
+    /// (``EndpointDatagram``) apart from poses' (0).
+    static func nonce(sender: UInt16, sequence: UInt64, domain: UInt8 = 0) throws -> ChaChaPoly.Nonce {
+        var bytes: [UInt8] = [UInt8(sender >> 8), UInt8(truncatingIfNeeded: sender), 0, domain]
         for k in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: sequence >> UInt64(k))) }
         return try ChaChaPoly.Nonce(data: bytes)
     }

@@ -36,11 +36,11 @@ final class ShareJoiner: Sendable {
         var mapBytes: Int
     }
 
-    /// Connects to the host at `address`, says hello as `name` and waits (at most `timeout`
+    /// Connects to the host at `address`, says hello as `name` in `role` and waits (at most `timeout`
     /// seconds) for the welcome and the whole world map; `progress(received, total)` after each
     /// chunk. Throws ``ShareError`` when refused, when the handshake fails (a wrong secret) or
     /// when the host does not answer in time.
-    init(address: ListenAddress, credentials: SpaceCredentials, name: String, inbox: ShareInbox,
+    init(address: ListenAddress, credentials: SpaceCredentials, name: String, role: PeerRole = .device, inbox: ShareInbox,
          progress: @escaping @Sendable (Int, Int) -> Void, timeout: Double) throws {
         self.inbox = inbox
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -59,7 +59,7 @@ final class ShareJoiner: Sendable {
                                                           customVerificationCallback: credentials.verify)
                         try channel.pipeline.syncOperations.addHandler(tls)
                         try channel.pipeline.syncOperations.addHandler(
-                            JoinerConnectionHandler(name: name, welcome: welcome, inbox: inbox, names: names, progress: progress))
+                            JoinerConnectionHandler(name: name, role: role, welcome: welcome, inbox: inbox, names: names, progress: progress))
                     }
                 }
                 .connect(to: hostAddress).wait()
@@ -101,7 +101,7 @@ final class ShareJoiner: Sendable {
     /// Sends `message` to the host.
     func send(_ message: ShareMessage) { tcp.send(message) }
 
-    /// Sends this peer's sealed pose to the host (which relays it).
+    /// Sends this peer's sealed pose (or ``EndpointDatagram``) to the host, which relays a pose.
     func sendPose(_ sealed: [UInt8]) {
         var buffer = udp.allocator.buffer(capacity: sealed.count)
         buffer.writeBytes(sealed)
@@ -126,6 +126,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let name: String
+    private let role: PeerRole
     private let welcome: EventLoopPromise<ShareJoiner.Welcome>
     private let inbox: ShareInbox
     private let names: PeerNames
@@ -136,9 +137,10 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private var joined = false
     private var closing = false
 
-    init(name: String, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
+    init(name: String, role: PeerRole, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
          progress: @escaping @Sendable (Int, Int) -> Void) {
         self.name = name
+        self.role = role
         self.welcome = welcome
         self.inbox = inbox
         self.names = names
@@ -146,7 +148,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.channel.send(.hello(name: name))
+        context.channel.send(.hello(name: name, role: role))
         context.fireChannelActive()
     }
 

@@ -19,8 +19,8 @@ public struct PeerEntry: Sendable, Equatable {
 
 /// A message of the reliable channel (docs/protocol.md, "Messages").
 public enum ShareMessage: Sendable, Equatable {
-    /// Joiner → host, first: the joiner's name.
-    case hello(name: String)
+    /// Joiner → host, first: the joiner's name and what it is.
+    case hello(name: String, role: PeerRole)
     /// Host → joiner: let in as `peer`, the host's name, the pose channel's key and who else is in.
     case welcome(peer: UInt16, host: String, poseKey: [UInt8], peers: [PeerEntry])
     /// Host → joiner: not let in, and why; the host closes the connection.
@@ -62,8 +62,9 @@ public enum ShareWire {
         w.u8(ShareLimits.version)
         w.u8(message.type)
         switch message {
-        case .hello(let name):
+        case .hello(let name, let role):
             w.string(name)
+            w.u8(role.rawValue)
         case .welcome(let peer, let host, let key, let peers):
             w.u16(peer)
             w.string(host)
@@ -123,7 +124,10 @@ public enum ShareWire {
             let message: ShareMessage
             switch type {
             case 1:
-                message = .hello(name: try name(&r, "the peer's name"))
+                let peerName = try name(&r, "the peer's name")
+                let code = try r.u8("the peer's role")
+                guard let role = PeerRole(rawValue: code) else { throw ShareError.malformed("unknown peer role \(code)") }
+                message = .hello(name: peerName, role: role)
             case 2:
                 let peer = try r.u16("the peer number")
                 let host = try name(&r, "the host's name")

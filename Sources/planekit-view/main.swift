@@ -1,9 +1,10 @@
 import PlaneKitCLI
 
 // The same commands as planekit, with the live view's server and the shared spaces' network
-// linked in: `planekit view`, `planekit stream --view` and `stream --host/--join` continue here
-// (LiveViewLauncher, ShareLauncher).
+// linked in: `planekit view`, `planekit stream --view`, `stream --host/--join` and `view --join`
+// continue here (LiveViewLauncher, ShareLauncher, ObserverLauncher).
 LiveViewLauncher.starter = { address, command in try LiveView.start(address, command: command) }
 ShareLauncher.starter = { request in try SharedSpace(request) }
+ObserverLauncher.starter = { request, listen in try SpaceObserver.run(request, listen: listen) }
 ShareLauncher.bench = { peers, rate, seconds, megabytes in try SharedSpace.bench(peers: peers, rate: rate, seconds: seconds, megabytes: megabytes) }
 PlaneKitCommand.main()
