@@ -134,8 +134,10 @@ struct ViewObserverTests {
         let far = participants.filter { p in !cameras.contains { distance($0, p) < 0.01 } }
         #expect(far.isEmpty, "\(far.count) of \(participants.count) participant poses match none of the joiner's cameras")
 
-        // The joiner's objects, with `peer`, where the joiner has them (within 1 cm).
+        // The joiner's objects (numbered in its range, above the host's restored from the map),
+        // with `peer`, where the joiner has them (within 1 cm).
         let placed = Self.finalObjects(joinerEvents.filter { $0["peer"] == nil })
+            .filter { (Int($0.key.dropFirst("object-".count)) ?? 0) > 1_000_000 }
         let shown = Self.finalObjects(lines.filter { $0["peer"] as? String == "joiner" })
         #expect(placed.count == 2)
         #expect(Set(shown.keys) == Set(placed.keys), "shown \(shown.keys), placed \(placed.keys)")
