@@ -1,5 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
@@ -9,7 +12,7 @@ import PlaneKitSynthesis
 import PlaneKitTracking
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
-/// browser; or a saved world map (`--map`).
+/// browser; or a saved world map (`--map`); or a shared space, joined as an observer (`--join`).
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
@@ -39,6 +42,17 @@ struct View: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit view --listen 0.0.0.0:8080 --hold
               planekit synth --frames 300 --taps 2 | planekit stream --view 8081 > events.ndjson
               planekit view --map room.pkmap --listen 127.0.0.1:0
+              planekit view --join 127.0.0.1:7000 --secret-file space.secret --name wall
+
+            --join ADDR:PORT|NAME (with --secret-file FILE or --secret TEXT, and --name, default \
+            view-PID) joins \
+            a shared space (docs/protocol.md) as an observer instead, without reading stdin: \
+            the page shows the host's world map, then live the objects every peer places, \
+            moves and removes, and every participant's camera, named and with a short trail. \
+            The observer places nothing and sends no pose; it counts for the host's \
+            --max-peers and the others see it come and go as a peer. NAME is looked up on \
+            the local network as `stream --join NAME` does. Served until interrupted. \
+            (--host, --max-peers and --linger are stream's.)
             """)
 
     @Option(help: ArgumentHelp("Where to serve the page: ADDR:PORT, [IPv6]:PORT, or PORT on loopback.", valueName: "ADDR:PORT"))
@@ -58,9 +72,22 @@ struct View: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var share: ShareOptions
+
+    func validate() throws {
+        if share.host != nil { throw ValidationError("view observes a space with --join; --host is stream's") }
+        if share.linger != nil { throw ValidationError("--linger is stream's; view --join serves until interrupted") }
+        if share.maxPeers != 8 { throw ValidationError("--max-peers goes with stream --host") }
+        if share.join != nil, map != nil { throw ValidationError("give --map or --join, not both") }
+    }
+
     mutating func run() throws {
         if let map {
             try show(mapAt: map)
+        }
+        if var request = try share.request() {
+            request.name = share.name ?? "view-\(getpid())"
+            try ObserverLauncher.start(request, listen: listen)
         }
         let view = try LiveViewLauncher.start(listen, command: "view")
         FreedBuffers.keepForReuse()

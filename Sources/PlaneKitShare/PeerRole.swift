@@ -4,6 +4,7 @@ public enum PeerRole: UInt8, Sendable {
     case device = 0
     /// A phone used as a 3D mouse (`planekit pointer`): no frames, so no world map; streams attitudes.
     case pointer = 1
-    /// A view that watches the space without taking part.
+    /// A view that watches the space without taking part (`planekit view --join`): gets the
+    /// world map, places nothing, sends no poses.
     case observer = 2
 }

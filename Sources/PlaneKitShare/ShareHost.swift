@@ -63,9 +63,12 @@ final class ShareHost: Sendable {
             let udp = try DatagramBootstrap(group: group)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(PoseReceiver(key: key, inbox: inbox) { datagram, sender, address in
+                        let receiver = PoseReceiver(key: key, inbox: inbox, register: { sender, address in
+                            hostBox.value?.register(sender, at: address)
+                        }) { datagram, sender, address in
                             hostBox.value?.relay(datagram, from: sender, at: address) ?? false
-                        })
+                        }
+                        try channel.pipeline.syncOperations.addHandler(receiver)
                     }
                 }
                 .bind(host: address.host, port: port).wait()
@@ -157,6 +160,14 @@ final class ShareHost: Sendable {
         return true
     }
 
+    /// An authentic ``EndpointDatagram`` from `sender` at `address`: the poses of the space go
+    /// there from now on (a peer that sends none of its own, an observer, gets them too).
+    func register(_ sender: UInt16, at address: SocketAddress) {
+        state.withLock { s in
+            if s.peers[sender] != nil { s.endpoints[sender] = address }
+        }
+    }
+
     /// Writes `datagram` to every target and flushes once: NIO then sends them in one
     /// `sendmmsg` call, not one system call (and one wake-up of the loop) per peer.
     private static func write(_ datagram: ByteBuffer, to targets: [SocketAddress], on udp: Channel) {
@@ -208,13 +219,14 @@ final class HostReference: Sendable {
 }
 
 /// One joiner's connection, on the host: frames its messages, admits it on `hello`, hands its
-/// object changes to the stream, drops it on anything else.
+/// object changes to the stream (an observer's are refused), drops it on anything else.
 final class HostConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let host: HostReference
     private var framer = MessageFramer()
     private var peer: UInt16?
+    private var role = PeerRole.device
     private var closing = false
 
     init(host: HostReference) { self.host = host }
@@ -236,6 +248,8 @@ final class HostConnectionHandler: ChannelInboundHandler {
                 if peer == nil { closing = true }
             case (.pointerPlacement(_, let origin, let forward), let id?) where host.role(of: id) == .pointer:
                 host.inbox.post(.pointerPlaced(peer: id, origin: origin, forward: forward))
+            case (.object, let id?) where host.role(of: id) != .device:
+                drop(context, host, reason: "a peer in the \(host.role(of: id)) role sent an object change")
             case (.object(let object), let id?):
                 host.inbox.post(.object(object, from: id))
             case (.bye, _):

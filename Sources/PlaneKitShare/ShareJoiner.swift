@@ -36,7 +36,7 @@ final class ShareJoiner: Sendable {
         var mapBytes: Int
     }
 
-    /// Connects to the host at `address`, says hello as `name` and waits (at most `timeout`
+    /// Connects to the host at `address`, says hello as `name` in `role` and waits (at most `timeout`
     /// seconds) for the welcome and the whole world map; `progress(received, total)` after each
     /// chunk. Throws ``ShareError`` when refused, when the handshake fails (a wrong secret) or
     /// when the host does not answer in time.
@@ -103,7 +103,8 @@ final class ShareJoiner: Sendable {
     /// Sends `message` to the host.
     func send(_ message: ShareMessage) { tcp.send(message) }
 
-    /// Sends this peer's sealed datagram (a pose, or a pointer's attitude) to the host, which relays it.
+    /// Sends this peer's sealed datagram (a pose, a pointer's attitude, or an observer's
+    /// ``EndpointDatagram``) to the host, which relays poses and attitudes.
     func sendPose(_ sealed: [UInt8]) {
         var buffer = udp.allocator.buffer(capacity: sealed.count)
         buffer.writeBytes(sealed)

@@ -51,16 +51,17 @@ struct SpacePointers {
         }
     }
 
-    /// The ray of pointer `name` for `attitude`, cast into the session's planes and the host's
-    /// shared ones (target `existingPlaneGeometry`, any alignment); `nil` while it is not placed.
-    mutating func cast(_ attitude: AttitudeDatagram, name: String, session: Session) -> PointerCaster.Cast? {
+    /// The ray of pointer `name` for `attitude`, cast into the session's planes (an observer has
+    /// no session) and the host's shared ones (target `existingPlaneGeometry`, any alignment);
+    /// `nil` while it is not placed.
+    mutating func cast(_ attitude: AttitudeDatagram, name: String, session: Session?) -> PointerCaster.Cast? {
         if hostTester == nil, !hostAnchors.isEmpty {
             hostTester = HitTester(planes: hostAnchors.values.sorted { $0.identifier < $1.identifier }
                 .map { HitTestPlane(identifier: $0.identifier, plane: $0.plane) })
         }
         let shared = hostTester
         return caster.cast(name, attitude: attitude.orientation) { ray in
-            PointerCaster.merged(session.raycast(ray, targets: .existingPlaneGeometry),
+            PointerCaster.merged(session?.raycast(ray, targets: .existingPlaneGeometry) ?? [],
                                  shared?.hitTest(ray, targets: .existingPlaneGeometry) ?? [])
         }
     }
@@ -107,6 +108,12 @@ struct SpacePointers {
         let known = hostAnchors.updateValue(anchor, forKey: anchor.identifier) != nil
         hostTester = nil
         return known ? .updated : .added
+    }
+
+    /// Observer: starts from the anchors of the map it joined with, as the host had them then.
+    mutating func startHostAnchors(from map: WorldMap) {
+        for anchor in map.anchors { hostAnchors[anchor.identifier] = anchor }
+        hostTester = nil
     }
 
     /// Joiner: forgets one of the host's anchors; its last state, or `nil` when it was not known.

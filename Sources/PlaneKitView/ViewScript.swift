@@ -34,6 +34,8 @@ extension ViewPage {
         frame: -1, timestamp: 0, mapping: 'notAvailable', ended: false, connected: false,
         planes: new Map(),   // identifier -> { group, label, data }
         objects: new Map(),  // identifier -> { group, data }
+        participants: new Map(),  // peer name -> { group, label, trail, positions, colour }
+        pointers: new Map(),      // peer name -> { line, dot }
         path: [], cameraForward: null,
       };
       let dirty = true;
@@ -212,6 +214,90 @@ extension ViewPage {
         world.cameraForward = new THREE.Vector3(m[8], m[9], m[10]);
       }
 
+      // MARK: a shared space's other peers — each camera a frustum in the peer's own colour with
+      // its name and a short trail; each pointer a ray to what it hits (3 m when it hits nothing).
+      function peerColour(name) {
+        let h = 2166136261;
+        for (let i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619); }
+        return new THREE.Color().setHSL(((h >>> 0) % 360) / 360, 0.85, 0.6);
+      }
+      const trailLength = 90;
+      function participantOf(name) {
+        let p = world.participants.get(name);
+        if (p) return p;
+        const colour = peerColour(name);
+        const w = 0.16, h = 0.12, z = 0.24, apex = [0, 0, 0];
+        const corners = [[-w, -h, z], [w, -h, z], [w, h, z], [-w, h, z]];
+        const edges = [], faces = [];
+        corners.forEach((c, i) => {
+          const n = corners[(i + 1) % 4];
+          edges.push(...apex, ...c, ...c, ...n);
+          faces.push(...apex, ...c, ...n);
+        });
+        const group = new THREE.Group();
+        const lines = new THREE.BufferGeometry();
+        lines.setAttribute('position', new THREE.Float32BufferAttribute(edges, 3));
+        group.add(new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: colour })));
+        const sides = new THREE.BufferGeometry();
+        sides.setAttribute('position', new THREE.Float32BufferAttribute(faces, 3));
+        group.add(new THREE.Mesh(sides, new THREE.MeshBasicMaterial({ color: colour, transparent: true, opacity: 0.6, side: THREE.DoubleSide, depthWrite: false })));
+        scene.add(group);
+        const positions = new Float32Array(trailLength * 3);
+        const trailGeometry = new THREE.BufferGeometry();
+        trailGeometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+        trailGeometry.setDrawRange(0, 0);
+        const trail = new THREE.Line(trailGeometry, new THREE.LineBasicMaterial({ color: colour, transparent: true, opacity: 0.7 }));
+        trail.frustumCulled = false;
+        scene.add(trail);
+        const label = document.createElement('div');
+        label.textContent = name;
+        label.style.color = '#' + colour.getHexString();
+        labelLayer.appendChild(label);
+        p = { group, label, trail, positions, count: 0, colour };
+        world.participants.set(name, p);
+        return p;
+      }
+      function setParticipant(event) {
+        const p = participantOf(event.peer);
+        place(p.group, event.transform);
+        const m = event.transform.columnMajor;
+        // The newest position last; the oldest drops off once the trail is full.
+        if (p.count === trailLength) p.positions.copyWithin(0, 3); else p.count++;
+        p.positions.set([m[12], m[13], m[14]], (p.count - 1) * 3);
+        p.trail.geometry.attributes.position.needsUpdate = true;
+        p.trail.geometry.setDrawRange(0, p.count);
+      }
+      function setPointer(event) {
+        removePointer(event.peer);
+        const o = event.origin, d = new THREE.Vector3().fromArray(event.direction).normalize();
+        const hit = (event.hits || [])[0];
+        const end = hit && hit.worldTransform
+          ? new THREE.Vector3(hit.worldTransform[12], hit.worldTransform[13], hit.worldTransform[14])
+          : new THREE.Vector3().fromArray(o).addScaledVector(d, 3);
+        const colour = peerColour(event.peer);
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.Float32BufferAttribute([o[0], o[1], o[2], end.x, end.y, end.z], 3));
+        const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: colour }));
+        const dot = new THREE.Mesh(new THREE.SphereBufferGeometry(hit ? 0.04 : 0.02, 12, 8), new THREE.MeshBasicMaterial({ color: colour }));
+        dot.position.copy(end);
+        scene.add(line, dot);
+        world.pointers.set(event.peer, { line, dot });
+      }
+      function removePointer(name) {
+        const old = world.pointers.get(name);
+        if (!old) return;
+        for (const o of [old.line, old.dot]) { scene.remove(o); dispose(o); }
+        world.pointers.delete(name);
+      }
+      function removePeer(name) {
+        removePointer(name);
+        const old = world.participants.get(name);
+        if (!old) return;
+        for (const o of [old.group, old.trail]) { scene.remove(o); dispose(o); }
+        old.label.remove();
+        world.participants.delete(name);
+      }
+
       // MARK: depth points, greys by height so they never look like a plane's colour.
       const pointsGeometry = new THREE.BufferGeometry();
       const points = new THREE.Points(pointsGeometry, new THREE.PointsMaterial({ size: 0.018, vertexColors: THREE.VertexColors }));
@@ -241,6 +327,7 @@ extension ViewPage {
       function reset() {
         for (const id of Array.from(world.planes.keys())) removePlane(id);
         for (const id of Array.from(world.objects.keys())) removeObject(id);
+        for (const name of new Set([...world.participants.keys(), ...world.pointers.keys()])) removePeer(name);
         setPath([]);
         focusSquare.visible = focusCorners.visible = frustum.visible = false;
         pointsGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(0), 3));
@@ -254,7 +341,8 @@ extension ViewPage {
           world.frame = event.frame;
           world.timestamp = event.timestamp;
         }
-        switch (event.event) {
+        // A pointer event may name its kind in `type`.
+        switch (event.event || event.type) {
           case 'reset': reset(); world.frame = event.frame; world.timestamp = event.timestamp; break;
           case 'path': setPath(event.positions); break;
           case 'planeAdded': case 'planeUpdated': setPlane(event.plane); break;
@@ -265,6 +353,9 @@ extension ViewPage {
           case 'mapping': world.mapping = event.to; break;
           case 'camera': setCamera(event); break;
           case 'points': setPoints(event); break;
+          case 'participant': setParticipant(event); break;
+          case 'pointer': setPointer(event); break;
+          case 'peerLeft': removePeer(event.peer); break;
           case 'end': world.ended = true; break;
           default: break;  // hit, error and anything newer: nothing to draw
         }
@@ -284,6 +375,7 @@ extension ViewPage {
         const box = new THREE.Box3();
         for (const p of world.planes.values()) box.expandByObject(p.group);
         for (const p of world.path) box.expandByPoint(new THREE.Vector3(p[0], p[1], p[2]));
+        for (const p of world.participants.values()) box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(p.group.matrix));
         if (box.isEmpty()) return;
         const centre = box.getCenter(new THREE.Vector3());
         const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.5);
@@ -303,7 +395,7 @@ extension ViewPage {
       function updateLabels() {
         const width = renderer.domElement.clientWidth, height = renderer.domElement.clientHeight;
         const v = new THREE.Vector3();
-        for (const p of world.planes.values()) {
+        for (const p of [...world.planes.values(), ...world.participants.values()]) {
           v.setFromMatrixPosition(p.group.matrix).project(camera);
           const visible = v.z > -1 && v.z < 1 && Math.abs(v.x) <= 1 && Math.abs(v.y) <= 1;
           p.label.style.display = visible ? 'block' : 'none';
@@ -317,7 +409,8 @@ extension ViewPage {
       function updatePanel() {
         const state = world.ended ? 'stream ended' : (world.connected ? 'live' : 'not connected');
         statusBox.textContent = 'frame ' + world.frame + '  ·  ' + world.timestamp.toFixed(2) + ' s  ·  ' + state +
-          '\nmapping ' + world.mapping + '  ·  ' + world.planes.size + ' planes  ·  ' + world.objects.size + ' objects';
+          '\nmapping ' + world.mapping + '  ·  ' + world.planes.size + ' planes  ·  ' + world.objects.size + ' objects' +
+          (world.participants.size ? '  ·  ' + world.participants.size + ' peers' : '');
         const rows = Array.from(world.planes.values())
           .sort((a, b) => keyOf(a.data.identifier) - keyOf(b.data.identifier))
           .map((p) => '<div><span class="swatch" style="background:#' + p.colour.getHexString() + '"></span>' +
@@ -325,6 +418,7 @@ extension ViewPage {
         legendBox.innerHTML = rows.join('');
         document.body.dataset.frame = String(world.frame);
         document.body.dataset.planes = String(world.planes.size);
+        document.body.dataset.participants = String(world.participants.size);
         document.body.dataset.ended = world.ended ? '1' : '0';
       }
 

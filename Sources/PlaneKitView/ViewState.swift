@@ -26,6 +26,9 @@ public struct ViewState: Sendable {
     public private(set) var camera: String?
     /// The latest `points` line.
     public private(set) var points: String?
+    /// The latest `participant` line of each other peer of a shared space, by peer name, until
+    /// that peer's `peerLeft`.
+    public private(set) var participants: [String: String] = [:]
     /// The camera's position at every frame so far, thinned to at most ``pathLimit`` positions.
     public private(set) var path: [SIMD3<Float>] = []
     /// The most positions ``path`` keeps: past it every other one is dropped, so a long
@@ -64,8 +67,18 @@ public struct ViewState: Sendable {
         case .camera(let e):
             applyCamera(frame: e.frame, timestamp: e.timestamp, position: e.transform.translation, line: line)
         case .peer(let e):
-            // Another peer's object change of a shared space is an object change like this peer's own.
-            if case .object(let change) = e.kind { apply(.session(change), line: line) }
+            switch e.kind {
+            case .object(let change):
+                // Another peer's object change of a shared space is an object change like this peer's own.
+                apply(.session(change), line: line)
+            case .participant:
+                participants[e.peer] = line
+            case .left:
+                participants[e.peer] = nil
+            default:
+                // Comings and goings, refusals and statistics: nothing to keep for a snapshot.
+                break
+            }
         case .hit, .error, .map:
             break
         }
@@ -101,8 +114,8 @@ public struct ViewState: Sendable {
     }
 
     /// The state as messages a viewer applies in order: a `reset` (forget everything drawn),
-    /// then the `path`, every plane (by identifier), every object, the mapping status, the
-    /// focus indicator, the camera and the points.
+    /// then the `path`, every plane (by identifier), every object, every other peer's camera
+    /// (by name), the mapping status, the focus indicator, the camera and the points.
     public func snapshot() -> [String] {
         var line = JSONLineWriter(capacity: 64 + path.count * 24)
         line.beginObject()
@@ -124,6 +137,7 @@ public struct ViewState: Sendable {
         messages.append(line.text)
         messages += planes.keys.sorted().compactMap { planes[$0] }
         messages += objects.keys.sorted().compactMap { objects[$0] }
+        messages += participants.keys.sorted().compactMap { participants[$0] }
         for single in [mapping, focus, camera, points] {
             if let single { messages.append(single) }
         }

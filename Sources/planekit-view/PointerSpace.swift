@@ -11,7 +11,7 @@ final class PointerSpace: PointerSession {
     /// secret, no host) is one line and exit status 1.
     init(_ request: PointerRequest) throws {
         do {
-            let address = try SharedSpace.address(of: request.space)
+            let address = try SharedSpace.address(of: request.space, command: "pointer")
             link = try PointerLink.join(address, secret: request.secret, name: request.name, origin: request.origin,
                                         forward: request.forward)
             Diagnostics.warn("pointer: joined \(link.peer.host)'s space at \(address) as \(request.name) (peer \(link.peer.number))")

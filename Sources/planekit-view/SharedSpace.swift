@@ -67,8 +67,9 @@ final class SharedSpace: SharedSpaceSession {
     }
 
     /// Where to join: the address given, or the one the advertised name resolves to on the local
-    /// network (before any event loop runs: the lookup blocks until its answer or 5 s).
-    static func address(of role: ShareRequest.Role) throws -> ListenAddress {
+    /// network (before any event loop runs: the lookup blocks until its answer or 5 s);
+    /// `command` names the command in the line that says where.
+    static func address(of role: ShareRequest.Role, command: String = "stream") throws -> ListenAddress {
         switch role {
         case .host(let address), .join(let address):
             return address
@@ -77,7 +78,7 @@ final class SharedSpace: SharedSpaceSession {
             guard let address = ListenAddress(parsing: service.endpoint) else {
                 throw ShareError.connection("'\(name)' resolved to \(service.endpoint), which is not an address")
             }
-            Diagnostics.warn("stream: '\(name)' is advertised at \(address) (host \(service.hostName))")
+            Diagnostics.warn("\(command): '\(name)' is advertised at \(address) (host \(service.hostName))")
             return address
         }
     }

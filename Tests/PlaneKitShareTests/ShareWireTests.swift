@@ -16,6 +16,8 @@ struct ShareWireTests {
 
     static let messages: [ShareMessage] = [
         .hello(name: "phone", role: .pointer),
+        .hello(name: "phone", role: .device),
+        .hello(name: "wall screen", role: .observer),
         .welcome(peer: 3, host: "host", poseKey: Array(repeating: 7, count: 32), peers: [PeerEntry(id: 0, name: "host"), PeerEntry(id: 1, name: "tablet")]),
         .refuse(reason: "the space is full"),
         .mapChunk(total: 10, offset: 4, bytes: [1, 2, 3]),
@@ -108,6 +110,31 @@ struct ShareWireTests {
         var guardian = ReplayGuard()
         let accepted = [(2, 41), (2, 41), (2, 40), (3, 1), (2, 42)].map { guardian.accept(sender: UInt16($0.0), sequence: UInt64($0.1)) }
         #expect(accepted == [true, false, false, true, true])
+    }
+
+    @Test func endpointDatagramsAreSealedAndNeverMistakenForPoses() throws {
+        let key = SymmetricKey(size: .bits256)
+        let sealed = try EndpointDatagram(sender: 5, sequence: 3).sealed(with: key)
+        #expect(sealed.count == EndpointDatagram.length)
+        #expect(EndpointDatagram.open(sealed, with: key) == EndpointDatagram(sender: 5, sequence: 3))
+        #expect(EndpointDatagram.open(sealed, with: SymmetricKey(size: .bits256)) == nil)
+        var refused = 0
+        for i in 0..<sealed.count {
+            var tampered = sealed
+            tampered[i] ^= 0x01
+            if EndpointDatagram.open(tampered, with: key) == nil { refused += 1 }
+        }
+        #expect(refused == sealed.count)
+        #expect((try? PoseDatagram.open(sealed, with: key)) == nil)
+        // A pose's header made an endpoint's (its kind, same length cut) does not authenticate.
+        let pose = try PoseDatagram(sender: 5, sequence: 3, timestamp: 0, transform: Self.object.transform).sealed(with: key)
+        var forged = Array(pose.prefix(EndpointDatagram.length))
+        forged[1] = EndpointDatagram.kind
+        #expect(EndpointDatagram.open(forged, with: key) == nil)
+        // An unknown role in a hello is malformed.
+        var hello = try Self.body(.hello(name: "phone", role: .observer))
+        hello[hello.count - 1] = 9
+        #expect(throws: ShareError.self) { try ShareWire.decode(hello) }
     }
 
     @Test func theSecretDecidesTheKey() throws {

@@ -45,6 +45,12 @@ public final class TestProcess: @unchecked Sendable {
         processIdentifier = pid
     }
 
+    /// The path of the package's executable `name` (`planekit`, …) beside the running test
+    /// bundle, where `swift build --build-tests` puts them.
+    public static func product(_ name: String) -> String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// The full path of `program`, searching `PATH` (and the sbin directories root's tools live in).
     public static func locate(_ program: String) -> String? {
         if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
