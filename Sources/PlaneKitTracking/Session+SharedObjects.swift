@@ -32,6 +32,18 @@ extension Session {
         nextObjectNumber = max(nextObjectNumber, first)
     }
 
-    /// The number the next placed object gets.
+    /// The number the next placed object gets (or the first above it that no object has).
     public var nextPlacedObjectNumber: UInt64 { nextObjectNumber }
+
+    /// The next object identifier that no object of the session (nor any in `taken`) has: a
+    /// loaded map or a shared space may hold objects numbered above ``nextPlacedObjectNumber``.
+    mutating func takeObjectIdentifier(avoiding taken: Set<PlacedObjectIdentifier> = []) -> PlacedObjectIdentifier {
+        func inUse(_ number: UInt64) -> Bool {
+            let id = PlacedObjectIdentifier(number)
+            return taken.contains(id) || objectStates.contains { $0.anchor.identifier == id }
+        }
+        while inUse(nextObjectNumber) { nextObjectNumber += 1 }
+        defer { nextObjectNumber += 1 }
+        return PlacedObjectIdentifier(nextObjectNumber)
+    }
 }

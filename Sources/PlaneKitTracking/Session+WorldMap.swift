@@ -96,8 +96,7 @@ extension Session {
             a.planeIdentifier = a.planeIdentifier.map { matches[$0] ?? $0 }
             if mapObjects.contains(a.identifier) {
                 emit(.objectRemoved(a))
-                a.identifier = PlacedObjectIdentifier(nextObjectNumber)
-                nextObjectNumber += 1
+                a.identifier = takeObjectIdentifier(avoiding: mapObjects)
                 a.anchorNumber = takeAnchorNumber()
                 objectStates[i].anchor = a
                 emit(.objectAdded(a))

@@ -334,9 +334,8 @@ public struct Session: Sendable {
             throw SessionError.noSurface(pixel: pixel)
         }
         var state = ObjectState(anchor: ObjectAnchor(
-            identifier: PlacedObjectIdentifier(nextObjectNumber), anchorNumber: takeAnchorNumber(), name: name, size: size,
+            identifier: takeObjectIdentifier(), anchorNumber: takeAnchorNumber(), name: name, size: size,
             transform: hit.worldTransform, planeIdentifier: hit.planeIdentifier, alignment: alignment), smoothing: smoothing)
-        nextObjectNumber += 1
         state.smoother.add(hit.distance)
         objectStates.append(state)
         placedSinceLastFrame = true

@@ -188,8 +188,10 @@ public enum WorldMapCoding {
         for k in 0..<objectCount {
             let what = "object \(k + 1)"
             let id = try r.u64("\(what) identifier")
-            guard id > 0, id < nextObject, objects.last.map({ $0.identifier.rawValue < id }) ?? true else {
-                throw .invalid("\(what): identifier \(id) out of order or not below the next object number \(nextObject)")
+            // Not bounded by the next object number: a shared space's map holds other peers'
+            // objects, numbered in their own ranges (a session skips numbers in use).
+            guard id > 0, objects.last.map({ $0.identifier.rawValue < id }) ?? true else {
+                throw .invalid("\(what): identifier \(id) is 0 or out of order")
             }
             let name = try r.string("\(what) name")
             let size = try r.vector("\(what) size")

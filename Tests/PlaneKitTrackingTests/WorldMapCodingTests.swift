@@ -46,6 +46,37 @@ struct WorldMapCodingTests {
         print("sample map: \(map.anchors.count) anchors, \(map.points.count) points, \(bytes.count) bytes")
     }
 
+    /// A shared space's host holds other peers' objects, numbered in their ranges (peer × 10⁶ + n):
+    /// its map must decode, and a session must not hand out a number an object already has.
+    @Test func objectsNumberedInAnotherPeersRangeDecodeAndAreNotReused() throws {
+        var map = Self.sample
+        let first = try #require(map.objects.first)
+        var joiners = first
+        joiners.identifier = PlacedObjectIdentifier(1_000_001)
+        map.objects.append(joiners)
+        let back = try WorldMapCoding.decode(WorldMapCoding.encode(map))
+        #expect(back.objects.map(\.identifier.rawValue) == [first.identifier.rawValue, 1_000_001])
+        #expect(back.nextObjectNumber == map.nextObjectNumber)
+
+        // A session whose next number is already taken (by another device's object) skips it.
+        let sequence = SyntheticSequence(seed: 9, frameCount: 12)
+        var session = Session()
+        var placed: [UInt64] = []
+        for frame in sequence {
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            if frame.timestamp > 0.2, placed.isEmpty {
+                let taken = session.nextPlacedObjectNumber
+                _ = session.applyShared(ObjectAnchor(identifier: PlacedObjectIdentifier(taken), anchorNumber: 0, name: "theirs",
+                                                     size: SIMD3(0.2, 0.2, 0.2), transform: .identity, planeIdentifier: nil, alignment: .any))
+                let event = try session.place(name: "mine", size: SIMD3(0.3, 0.3, 0.3), atPixel: SIMD2(320, 400))
+                if case .objectAdded(let anchor) = event.kind { placed = [taken, anchor.identifier.rawValue] }
+            }
+        }
+        #expect(placed.count == 2)
+        #expect(placed.last == placed.first.map { $0 + 1 })
+        #expect(Set(session.objects.map(\.identifier)).count == session.objects.count)
+    }
+
     @Test func damagedMapsGiveOneClearError() throws {
         let good = WorldMapCoding.encode(Self.sample)
         func error(_ bytes: [UInt8]) -> WorldMapError? {
