@@ -11,6 +11,10 @@ enum ShareInput: Sendable {
     case left(PeerEntry, reason: String)
     /// An object's state from peer `from` (the sender of the message).
     case object(SharedObject, from: UInt16)
+    /// Host (or a standby listener): a peer of the space came back after a hand-over (``HostHandover``).
+    case rejoined(PeerEntry)
+    /// Joiner: the host's order of succession.
+    case succession([Successor])
     /// A connection, message or datagram refused: from whom and why (also one line on stderr).
     case refused(who: String, reason: String)
 }

@@ -35,6 +35,12 @@ public enum ShareMessage: Sendable, Equatable {
     case peerLeft(peer: UInt16, reason: String)
     /// Either way: the sender is leaving.
     case bye
+    /// Joiner → host, once joined: the port of this peer's standby listener (``HostHandover``).
+    case standby(port: UInt16)
+    /// Host → joiners: the order of succession, every peer that can take over, earliest first.
+    case succession([Successor])
+    /// Joiner → its new host, first (instead of `hello`) after a hand-over: back in as `peer`.
+    case rejoin(name: String, peer: UInt16)
 
     /// The type byte.
     var type: UInt8 {
@@ -47,6 +53,9 @@ public enum ShareMessage: Sendable, Equatable {
         case .peerJoined: 6
         case .peerLeft: 7
         case .bye: 8
+        case .standby: 9
+        case .succession: 10
+        case .rejoin: 11
         }
     }
 }
@@ -96,6 +105,8 @@ public enum ShareWire {
             w.string(reason)
         case .bye:
             break
+        case .standby, .succession, .rejoin:
+            encodeHandover(message, into: &w)
         }
         let body = w.bytes
         let n = UInt32(body.count)
@@ -151,6 +162,8 @@ public enum ShareWire {
                 message = .peerLeft(peer: try r.u16("the peer number"), reason: try r.string("the reason"))
             case 8:
                 message = .bye
+            case 9, 10, 11:
+                message = try decodeHandover(type, &r)
             default:
                 throw ShareError.malformed("unknown message type \(type)")
             }
@@ -172,7 +185,7 @@ public enum ShareWire {
     }
 
     /// A peer or object name: non-empty, at most ``ShareLimits/maximumName`` bytes.
-    private static func name(_ r: inout MapByteReader, _ what: String) throws -> String {
+    static func name(_ r: inout MapByteReader, _ what: String) throws -> String {
         let s = try r.string(what)
         guard !s.isEmpty, s.utf8.count <= ShareLimits.maximumName else {
             throw ShareError.malformed("\(what) must have 1 to \(ShareLimits.maximumName) bytes")

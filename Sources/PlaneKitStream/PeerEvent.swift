@@ -20,6 +20,8 @@ public struct PeerEvent: Sendable {
         case refused(reason: String)
         /// Counts of dropped datagrams and messages so far (`shareStatistics`, at the end).
         case statistics(ShareCounts)
+        /// The host left and this peer (`peer`) hosts the space now (`hostChanged`).
+        case hostChanged
     }
 
     /// The latest frame (−1 before the first).
@@ -48,6 +50,7 @@ public struct PeerEvent: Sendable {
         case .object(let e): e.name
         case .refused: "peerRefused"
         case .statistics: "shareStatistics"
+        case .hostChanged: "hostChanged"
         }
     }
 }
