@@ -9,19 +9,19 @@ import Synchronization
 /// for poses. It runs on its own event loop; the stream's thread reads the ``ShareInbox`` and
 /// calls ``send(_:to:)``, ``broadcast(_:except:)`` and ``sendPose(_:)``.
 final class ShareHost: Sendable {
-    /// The host's own entry (number 0).
+    /// The host's own entry (number 0; a successor keeps the number it joined with).
     let me: PeerEntry
     /// The most peers in the space, the host included.
     let maxPeers: Int
     let inbox: ShareInbox
     let poseKey: SymmetricKey
-    private let poseKeyBytes: [UInt8]
+    let poseKeyBytes: [UInt8]
     private let group: MultiThreadedEventLoopGroup
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Set once both sockets are bound.
     private let channels = Mutex<(tcp: Channel?, udp: Channel?)>((nil, nil))
 
-    private struct State {
+    struct State {
         /// Admitted peers and their connections.
         var peers: [UInt16: (name: String, channel: Channel)] = [:]
         /// Where each peer's poses come from (learnt from its first authentic datagram).
@@ -29,17 +29,24 @@ final class ShareHost: Sendable {
         /// What each admitted peer is (pointers get no map, no poses and no broadcasts).
         var roles: [UInt16: PeerRole] = [:]
         var nextPeer: UInt16 = 1
+        /// False while this is a joiner's standby listener: it lets in only peers that rejoin.
+        var active = true
+        /// The peers that can take over, by number (``HostHandover``).
+        var successors: [UInt16: Successor] = [:]
     }
 
     /// The port both sockets are bound to.
     let port: Int
 
-    /// Binds the TLS listener and the UDP socket to `address` and starts serving.
-    init(address: ListenAddress, credentials: SpaceCredentials, name: String, maxPeers: Int, inbox: ShareInbox) throws {
-        me = PeerEntry(id: 0, name: name)
+    /// Binds the TLS listener and the UDP socket to `address` and starts serving. With
+    /// `standby` (a joiner's entry and the space's pose key) it is that joiner's standby
+    /// listener: inactive until it takes over (``HostHandover``).
+    init(address: ListenAddress, credentials: SpaceCredentials, name: String, maxPeers: Int, inbox: ShareInbox,
+         standby: (me: PeerEntry, key: SymmetricKey)? = nil) throws {
+        me = standby?.me ?? PeerEntry(id: 0, name: name)
         self.maxPeers = maxPeers
         self.inbox = inbox
-        let key = SymmetricKey(size: .bits256)
+        let key = standby?.key ?? SymmetricKey(size: .bits256)
         poseKey = key
         poseKeyBytes = key.withUnsafeBytes { Array($0) }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -78,12 +85,14 @@ final class ShareHost: Sendable {
             try? group.syncShutdownGracefully()
             throw error
         }
+        if standby != nil { state.withLock { $0.active = false } }
         hostBox.host.withLock { $0 = self }
     }
 
     /// A hello from `channel`: admitted (welcome sent, the stream told) or refused.
     func hello(name: String, role: PeerRole, channel: Channel) -> UInt16? {
         let outcome: Result<(PeerEntry, [PeerEntry]), ShareError> = state.withLock { s in
+            guard s.active else { return .failure(.refused("'\(me.name)' is not the space's host")) }
             if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
                 return .failure(.refused("the name '\(name)' is taken in this space; give another --name"))
             }
@@ -103,12 +112,17 @@ final class ShareHost: Sendable {
             inbox.post(.admitted(entry))
             return entry.id
         case .failure(let error):
-            if case .refused(let reason) = error { channel.send(.refuse(reason: reason)) }
-            channel.close(promise: nil)
-            inbox.count { $0.peersRefused += 1 }
-            inbox.post(.refused(who: name, reason: "\(error)"))
+            refuse(name, on: channel, error)
             return nil
         }
+    }
+
+    /// Refuses `name`'s connection: a `refuse` message, the close, a count and an event.
+    func refuse(_ name: String, on channel: Channel, _ error: ShareError) {
+        if case .refused(let reason) = error { channel.send(.refuse(reason: reason)) }
+        channel.close(promise: nil)
+        inbox.count { $0.peersRefused += 1 }
+        inbox.post(.refused(who: name, reason: "\(error)"))
     }
 
     /// Peer `id`'s connection closed or was dropped.
@@ -116,9 +130,13 @@ final class ShareHost: Sendable {
         let name: String? = state.withLock { s in
             s.endpoints[id] = nil
             s.roles[id] = nil
+            s.successors[id] = nil
             return s.peers.removeValue(forKey: id)?.name
         }
-        if let name { inbox.post(.left(PeerEntry(id: id, name: name), reason: reason)) }
+        if let name {
+            inbox.post(.left(PeerEntry(id: id, name: name), reason: reason))
+            broadcastSuccession()
+        }
     }
 
     /// Sends `message` to peer `id` (if still connected).
@@ -189,12 +207,12 @@ final class ShareHost: Sendable {
 
     /// The name of peer `id`, if it is in the space.
     func name(of id: UInt16) -> String? {
-        id == 0 ? me.name : state.withLock { $0.peers[id]?.name }
+        id == me.id ? me.name : state.withLock { $0.peers[id]?.name }
     }
 
     /// What peer `id` is (the host is a device).
     func role(of id: UInt16) -> PeerRole {
-        id == 0 ? .device : state.withLock { $0.roles[id] } ?? .device
+        id == me.id ? .device : state.withLock { $0.roles[id] } ?? .device
     }
 
     /// How many peers are connected (the host not counted).
@@ -252,6 +270,11 @@ final class HostConnectionHandler: ChannelInboundHandler {
                 drop(context, host, reason: "a peer in the \(host.role(of: id)) role sent an object change")
             case (.object(let object), let id?):
                 host.inbox.post(.object(object, from: id))
+            case (.rejoin(let name, let number), nil):
+                peer = host.rejoin(name: name, peer: number, channel: context.channel)
+                if peer == nil { closing = true }
+            case (.standby(let port), let id?):
+                host.standby(id, address: context.channel.remoteAddress?.ipAddress, port: port)
             case (.bye, _):
                 closing = true
                 context.close(promise: nil)

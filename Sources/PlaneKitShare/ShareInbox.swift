@@ -19,6 +19,10 @@ enum ShareInput: Sendable {
     case planeAnchor(WorldMap.Anchor)
     /// Joiner: the host removed this plane anchor.
     case planeAnchorRemoved(PlaneIdentifier)
+    /// Host (or a standby listener): a peer of the space came back after a hand-over (``HostHandover``).
+    case rejoined(PeerEntry)
+    /// Joiner: the host's order of succession.
+    case succession([Successor])
     /// A connection, message or datagram refused: from whom and why (also one line on stderr).
     case refused(who: String, reason: String)
 }

@@ -24,7 +24,7 @@ final class ShareJoiner: Sendable {
     let tcp: Channel
     private let udp: Channel
     private let hostAddress: SocketAddress
-    private let names: PeerNames
+    let names: PeerNames
 
     /// What the connection handler has gathered before the map is complete.
     struct Welcome: Sendable {
@@ -39,11 +39,11 @@ final class ShareJoiner: Sendable {
     /// Connects to the host at `address`, says hello as `name` in `role` and waits (at most `timeout`
     /// seconds) for the welcome and the whole world map; `progress(received, total)` after each
     /// chunk. Throws ``ShareError`` when refused, when the handshake fails (a wrong secret) or
-    /// when the host does not answer in time.
-    /// A pointer (`role` `.pointer`) gets no map: the join completes with the welcome, and
-    /// ``map`` is empty.
+    /// when the host does not answer in time. A pointer (`role` `.pointer`) gets no map: the join
+    /// completes with the welcome, and ``map`` is empty. With `rejoining`, it comes back after a
+    /// hand-over instead: `rejoin` with its number, and the welcome alone completes it (no map).
     init(address: ListenAddress, credentials: SpaceCredentials, name: String, role: PeerRole = .device, inbox: ShareInbox,
-         progress: @escaping @Sendable (Int, Int) -> Void, timeout: Double) throws {
+         progress: @escaping @Sendable (Int, Int) -> Void, timeout: Double, rejoining: Rejoin? = nil) throws {
         self.inbox = inbox
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let context = try credentials.context(server: false)
@@ -61,7 +61,8 @@ final class ShareJoiner: Sendable {
                                                           customVerificationCallback: credentials.verify)
                         try channel.pipeline.syncOperations.addHandler(tls)
                         try channel.pipeline.syncOperations.addHandler(
-                            JoinerConnectionHandler(name: name, role: role, welcome: welcome, inbox: inbox, names: names, progress: progress))
+                            JoinerConnectionHandler(name: name, role: role, welcome: welcome, inbox: inbox, names: names,
+                                                    progress: progress, rejoining: rejoining))
                     }
                 }
                 .connect(to: hostAddress).wait()
@@ -134,6 +135,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private let inbox: ShareInbox
     private let names: PeerNames
     private let progress: @Sendable (Int, Int) -> Void
+    private let rejoining: ShareJoiner.Rejoin?
     private var framer = MessageFramer()
     private var greeted: (me: PeerEntry, host: PeerEntry, key: [UInt8], peers: [PeerEntry])?
     private var mapBytes: [UInt8] = []
@@ -141,9 +143,10 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private var closing = false
 
     init(name: String, role: PeerRole, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
-         progress: @escaping @Sendable (Int, Int) -> Void) {
+         progress: @escaping @Sendable (Int, Int) -> Void, rejoining: ShareJoiner.Rejoin?) {
         self.name = name
         self.role = role
+        self.rejoining = rejoining
         self.welcome = welcome
         self.inbox = inbox
         self.names = names
@@ -151,7 +154,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.channel.send(.hello(name: name, role: role))
+        context.channel.send(rejoining.map { .rejoin(name: name, peer: $0.me.id) } ?? .hello(name: name, role: role))
         context.fireChannelActive()
     }
 
@@ -168,10 +171,16 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private func handle(_ message: ShareMessage, _ context: ChannelHandlerContext) throws(ShareError) {
         switch message {
         case .welcome(let peer, let host, let key, let peers) where greeted == nil:
-            let me = PeerEntry(id: peer, name: name), hostEntry = PeerEntry(id: 0, name: host)
+            let me = PeerEntry(id: peer, name: name), hostEntry = PeerEntry(id: rejoining?.host.id ?? 0, name: host)
             greeted = (me, hostEntry, key, peers)
             names.table.withLock { table in for entry in peers + [me, hostEntry] { table[entry.id] = entry.name } }
-            if role == .pointer {
+            if let rejoining {
+                // Back in the space it was already in: its world and map are the ones it has.
+                guard peer == rejoining.me.id else { throw .malformed("rejoined as peer \(peer), not \(rejoining.me.id)") }
+                joined = true
+                welcome.succeed(ShareJoiner.Welcome(me: me, host: hostEntry, key: key, peers: peers, map: rejoining.map,
+                                                    mapBytes: rejoining.mapBytes))
+            } else if role == .pointer {
                 // A pointer has no frames to relocalize: it is in once welcomed.
                 joined = true
                 let empty = WorldMap(anchors: [], objects: [], keyframes: [], points: [], normals: [], mappingStatus: .notAvailable,
@@ -198,6 +207,8 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
         case .peerJoined(let entry) where greeted != nil:
             names.table.withLock { $0[entry.id] = entry.name }
             inbox.post(.joined(entry))
+        case .succession(let successors) where greeted != nil:
+            inbox.post(.succession(successors))
         case .peerLeft(let peer, let reason) where greeted != nil:
             let name = names.table.withLock { $0[peer] } ?? "peer \(peer)"
             inbox.post(.left(PeerEntry(id: peer, name: name), reason: reason))

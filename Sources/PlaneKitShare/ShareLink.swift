@@ -31,13 +31,19 @@ public final class ShareLink: StreamPeerLink {
         case joiner(ShareJoiner)
     }
 
-    private let node: Node
+    private var node: Node
+    /// A joiner's standby listener and order of succession; `nil` for the first host.
+    private var handover: HostHandover?
+    /// Hosts that left this peer's space (their `peerLeft` is this peer's own, not relayed).
+    private var formerHosts: Set<UInt16> = []
     private let inbox: ShareInbox
     private let me: PeerEntry
     private let poseKey: SymmetricKey
     private let warn: (String) -> Void
     private var objects: [PlacedObjectIdentifier: SharedObject] = [:]
     private var sequence: UInt64 = 0
+    /// Endpoint datagrams sent (one to each new host after a hand-over).
+    private var endpointSequence: UInt64 = 0
     private var numbered = false
     private var inMapWorld = false
     private var lingerDeadline: ContinuousClock.Instant?
@@ -94,9 +100,16 @@ public final class ShareLink: StreamPeerLink {
     public static func join(_ address: ListenAddress, secret: [UInt8], name: String, linger: Double?, timeout: Double = 30,
                             progress: @escaping @Sendable (Int, Int) -> Void, warn: @escaping (String) -> Void) throws -> ShareLink {
         let inbox = ShareInbox()
-        let joiner = try ShareJoiner(address: address, credentials: try SpaceCredentials(secret: secret), name: name,
+        let credentials = try SpaceCredentials(secret: secret)
+        let joiner = try ShareJoiner(address: address, credentials: credentials, name: name,
                                      inbox: inbox, progress: progress, timeout: timeout)
-        return ShareLink(node: .joiner(joiner), inbox: inbox, linger: linger ?? 0, warn: warn)
+        let link = ShareLink(node: .joiner(joiner), inbox: inbox, linger: linger ?? 0, warn: warn)
+        do {
+            link.handover = try HostHandover(joiner: joiner, credentials: credentials)
+        } catch {
+            warn("share: no standby listener, so this peer cannot take over if the host leaves: \(error)")
+        }
+        return link
     }
 
     /// The port the host listens on (TCP and UDP); for a joiner, 0.
@@ -175,7 +188,9 @@ public final class ShareLink: StreamPeerLink {
         closed = true
         switch node {
         case .host(let host): host.close()
-        case .joiner(let joiner): joiner.close()
+        case .joiner(let joiner):
+            joiner.close()
+            handover?.standby.close()
         }
     }
 
@@ -244,9 +259,25 @@ public final class ShareLink: StreamPeerLink {
             case .joined(let entry):
                 emit(entry.name, .joined)
             case .left(let entry, let reason):
-                if case .host(let host) = node { host.broadcast(.peerLeft(peer: entry.id, reason: reason)) }
+                if case .host(let host) = node, !formerHosts.contains(entry.id) {
+                    host.broadcast(.peerLeft(peer: entry.id, reason: reason))
+                }
                 pointers.forget(entry)
                 emit(entry.name, .left(reason: reason))
+                if case .joiner(let joiner) = node, entry.id == joiner.host.id, !closed { handOver(from: joiner, emit: emit) }
+            case .rejoined(let entry):
+                // A peer rejoining this one's standby listener saw the host go: take over now.
+                if case .joiner(let joiner) = node, let handover {
+                    formerHosts.insert(joiner.host.id)
+                    node = .host(handover.promote(highestPeer: highestPeer(joiner)))
+                    joiner.close()
+                    warn("share: \(me.name) hosts the space now (\(joiner.host.name) left)")
+                    emit(me.name, .hostChanged)
+                }
+                guard case .host(let host) = node else { continue }
+                for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { host.send(.object(state), to: entry.id) }
+            case .succession(let successors):
+                handover?.successors = successors
             case .object(let state, let from):
                 receive(state, from: from, processor: &processor, into: &incoming)
             case .refused(let who, let reason):
@@ -277,7 +308,37 @@ public final class ShareLink: StreamPeerLink {
     }
 
     /// The host's name (this peer's, on the host).
-    private var hostName: String { name(of: 0) }
+    private var hostName: String {
+        switch node {
+        case .host: me.name
+        case .joiner(let joiner): joiner.host.name
+        }
+    }
+
+    /// The host went: this peer takes over or rejoins the successor (``HostHandover``), resends
+    /// its objects' states there, and says who hosts the space now.
+    private func handOver(from joiner: ShareJoiner, emit: (String, PeerEvent.Kind) -> Void) {
+        guard let handover else { return }
+        formerHosts.insert(joiner.host.id)
+        let (next, host) = handover.succeed(joiner, highestPeer: highestPeer(joiner), warn: warn)
+        node = next
+        if case .joiner(let rejoined) = next {
+            // The new host sends poses where a peer's datagrams come from: say where at once,
+            // not only with this peer's next pose (its stream may have no frames left).
+            endpointSequence += 1
+            if let sealed = try? EndpointDatagram(sender: me.id, sequence: endpointSequence).sealed(with: poseKey) {
+                rejoined.sendPose(sealed)
+            }
+            for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { rejoined.send(.object(state)) }
+        }
+        warn("share: \(host.name) hosts the space now (\(joiner.host.name) left)")
+        emit(host.name, .hostChanged)
+    }
+
+    /// The highest peer number `joiner` has heard of.
+    private func highestPeer(_ joiner: ShareJoiner) -> UInt16 {
+        joiner.names.table.withLock { $0.keys.max() } ?? joiner.me.id
+    }
 
     private func name(of peer: UInt16) -> String {
         switch node {

@@ -42,6 +42,12 @@ public enum ShareMessage: Sendable, Equatable {
     case planeAnchor(WorldMap.Anchor)
     /// Host → joiners: the host removed this plane anchor.
     case planeAnchorRemoved(PlaneIdentifier)
+    /// Joiner → host, once joined: the port of this peer's standby listener (``HostHandover``).
+    case standby(port: UInt16)
+    /// Host → joiners: the order of succession, every peer that can take over, earliest first.
+    case succession([Successor])
+    /// Joiner → its new host, first (instead of `hello`) after a hand-over: back in as `peer`.
+    case rejoin(name: String, peer: UInt16)
 
     /// The type byte.
     var type: UInt8 {
@@ -57,6 +63,9 @@ public enum ShareMessage: Sendable, Equatable {
         case .pointerPlacement: 12
         case .planeAnchor: 13
         case .planeAnchorRemoved: 14
+        case .standby: 9
+        case .succession: 10
+        case .rejoin: 11
         }
     }
 }
@@ -115,6 +124,8 @@ public enum ShareWire {
             WorldMapCoding.write(anchor, into: &w)
         case .planeAnchorRemoved(let identifier):
             w.u64(identifier.rawValue)
+        case .standby, .succession, .rejoin:
+            encodeHandover(message, into: &w)
         }
         let body = w.bytes
         let n = UInt32(body.count)
@@ -186,6 +197,8 @@ public enum ShareWire {
                 let id = try r.u64("the anchor identifier")
                 guard id > 0 else { throw ShareError.malformed("anchor identifier 0") }
                 message = .planeAnchorRemoved(PlaneIdentifier(id))
+            case 9, 10, 11:
+                message = try decodeHandover(type, &r)
             default:
                 throw ShareError.malformed("unknown message type \(type)")
             }
@@ -207,7 +220,7 @@ public enum ShareWire {
     }
 
     /// A peer or object name: non-empty, at most ``ShareLimits/maximumName`` bytes.
-    private static func name(_ r: inout MapByteReader, _ what: String) throws -> String {
+    static func name(_ r: inout MapByteReader, _ what: String) throws -> String {
         let s = try r.string(what)
         guard !s.isEmpty, s.utf8.count <= ShareLimits.maximumName else {
             throw ShareError.malformed("\(what) must have 1 to \(ShareLimits.maximumName) bytes")

@@ -71,8 +71,8 @@ public final class ShareObserver {
         }
         for input in inputs {
             switch input {
-            case .admitted:
-                continue  // a host's input only
+            case .admitted, .rejoined, .succession:
+                continue  // a host's inputs, and the hand-over's order (an observer leaves with the host)
             case .joined(let entry):
                 emit(entry.name, .joined)
             case .left(let entry, let reason):

@@ -27,6 +27,8 @@ public struct PeerEvent: Sendable {
         case anchor(AnchorChange, WorldMap.Anchor)
         /// Counts of dropped datagrams and messages so far (`shareStatistics`, at the end).
         case statistics(ShareCounts)
+        /// The host left and this peer (`peer`) hosts the space now (`hostChanged`).
+        case hostChanged
     }
 
     /// The latest frame (−1 before the first).
@@ -59,6 +61,7 @@ public struct PeerEvent: Sendable {
         case .anchor(.added, _): "anchorAdded"
         case .anchor(.updated, _): "anchorUpdated"
         case .anchor(.removed, _): "anchorRemoved"
+        case .hostChanged: "hostChanged"
         }
     }
 

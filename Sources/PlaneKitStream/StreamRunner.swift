@@ -174,6 +174,9 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
                 peerEvents.removeAll(keepingCapacity: true)
                 let goOn = link.exchange(after: events, processor: &processor, into: &peerEvents)
                 try writePeerEvents()
+                // A shared space is live: every record's events go out at once, not when a
+                // buffer fills (a peer whose input pauses is still seen by whoever reads it).
+                try flushOutput()
                 if !goOn { return .ended }
             }
         } catch {
@@ -192,12 +195,12 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         }
     }
 
-    /// The peers' events, written and flushed at once: they happen outside the input's pace.
-    private mutating func writePeerEvents() throws(Stop) {
-        guard !peerEvents.isEmpty else { return }
-        try write(peerEvents)
+    private mutating func flushOutput() throws(Stop) {
         do { try output.flush() } catch { throw .output(error.description) }
     }
+
+    /// The peers' events (the caller flushes: they happen outside the input's pace).
+    private mutating func writePeerEvents() throws(Stop) { try write(peerEvents) }
 
     private mutating func writePicture(in directory: String) throws(Stop) {
         let path = directory + "/" + frameFileName(processor.session.frameIndex, extension: "png")

@@ -59,7 +59,7 @@ struct ShareWireTests {
         #expect(throws: ShareError.self) { try ShareWire.announcedLength((0, 0x10, 0, 0)) }
         #expect(try ShareWire.announcedLength((0, 0x0F, 0xFF, 0xFC)) == ShareLimits.maximumMessage - 4)
         var body = try Self.body(.bye)
-        body[0] = 2
+        body[0] = ShareLimits.version + 1
         #expect(throws: ShareError.self) { try ShareWire.decode(body) }
         body = try Self.body(.bye) + [0]
         #expect(throws: ShareError.self) { try ShareWire.decode(body) }

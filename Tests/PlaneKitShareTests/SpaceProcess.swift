@@ -45,8 +45,9 @@ final class SpaceProcess {
         return process.terminationStatus
     }
 
-    /// Sends SIGTERM to the pipeline's processes: the shell's children (the stream is one).
-    func interrupt() {
+    /// Sends `signal` (SIGTERM: a proper end) to the pipeline's processes: the shell's children
+    /// (the stream is one).
+    func interrupt(signal: Int32 = SIGTERM) {
         let shell = process.processIdentifier
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for pid in entries.compactMap({ Int32($0) }) {
@@ -54,7 +55,7 @@ final class SpaceProcess {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, Int32(fields[1]) == shell { kill(pid, SIGTERM) }
+            if fields.count > 1, Int32(fields[1]) == shell { kill(pid, signal) }
         }
     }
 

@@ -1,0 +1,205 @@
+import NIOCore
+import PlaneKitStream
+import PlaneKitTracking
+
+/// A peer that can take over as host: its entry and where its standby listener is.
+public struct Successor: Sendable, Equatable {
+    /// The peer's number and name.
+    public var entry: PeerEntry
+    /// The address the host reaches it at (the far end of its connection to the host).
+    public var address: String
+    /// Its standby listener's port (TLS and UDP, like a host's).
+    public var port: UInt16
+
+    /// A successor from its parts.
+    public init(entry: PeerEntry, address: String, port: UInt16) {
+        self.entry = entry
+        self.address = address
+        self.port = port
+    }
+}
+
+/// A joiner's part in a host hand-over (docs/protocol.md, "Host hand-over").
+///
+/// At join time the joiner opens a standby listener — a ``ShareHost`` with the space's pose key
+/// and this peer's own number, inactive — on the address it reaches the host from, and tells the
+/// host its port (`standby`). The host sends every peer the order of succession (`succession`):
+/// the peers with a standby listener, by number, that is by the order they joined. When the
+/// host goes (a `bye`, or its connection drops), every joiner walks that order the same way:
+/// the first remaining peer takes over (its standby listener becomes the host, with its
+/// objects and its number, so identifiers stay unique), the others `rejoin` it with their
+/// numbers and no map, and each side resends its objects' states (the versions resolve them).
+final class HostHandover {
+    /// How long a joiner tries to reach a successor before it takes over itself.
+    static let seconds = 10
+
+    private let credentials: SpaceCredentials
+    /// This peer's standby listener (the host it becomes if it takes over).
+    let standby: ShareHost
+    /// The host's latest order of succession.
+    var successors: [Successor] = []
+
+    /// Opens the standby listener of `joiner` on the address it reaches the host from and tells
+    /// the host its port.
+    init(joiner: ShareJoiner, credentials: SpaceCredentials) throws {
+        self.credentials = credentials
+        let local = joiner.tcp.localAddress?.ipAddress ?? "0.0.0.0"
+        standby = try ShareHost(address: ListenAddress(host: local, port: 0), credentials: credentials, name: joiner.me.name,
+                                maxPeers: ShareLimits.maximumMaxPeers, inbox: joiner.inbox, standby: (joiner.me, joiner.poseKey))
+        joiner.send(.standby(port: UInt16(standby.port)))
+    }
+
+    /// The host of `old` is gone: the first remaining peer of the succession is rejoined (a new
+    /// joiner, which has told it this peer's standby port), or, when that is this peer (or no one
+    /// earlier answers within ``seconds``), this peer takes over. `warn` gets a line for each
+    /// successor that did not answer. Returns the new node and the new host's entry.
+    func succeed(_ old: ShareJoiner, highestPeer: UInt16, warn: (String) -> Void) -> (node: ShareLink.Node, host: PeerEntry) {
+        old.close()
+        var candidates = successors.filter { $0.entry.id != old.host.id }
+        if !candidates.contains(where: { $0.entry.id == old.me.id }) { candidates.append(Successor(entry: old.me, address: "", port: 0)) }
+        candidates.sort { $0.entry.id < $1.entry.id }
+        let deadline = ContinuousClock.now + .seconds(Self.seconds)
+        for candidate in candidates where candidate.entry.id != old.me.id {
+            // Peers before this one in the order: the earliest that answers is the host.
+            guard candidate.entry.id < old.me.id else { break }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                warn("share: no successor answered within \(Self.seconds) s; this peer takes over the space")
+                break
+            }
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18
+            do {
+                let joiner = try ShareJoiner(
+                    address: ListenAddress(host: candidate.address, port: Int(candidate.port)), credentials: credentials,
+                    name: old.me.name, inbox: old.inbox, progress: { _, _ in }, timeout: seconds,
+                    rejoining: ShareJoiner.Rejoin(me: old.me, host: candidate.entry, map: old.map, mapBytes: old.mapBytes))
+                joiner.send(.standby(port: UInt16(standby.port)))
+                return (.joiner(joiner), candidate.entry)
+            } catch {
+                warn("share: \(candidate.entry.name) (\(candidate.address):\(candidate.port)) did not take over: \(error)")
+            }
+        }
+        return (.host(promote(highestPeer: highestPeer)), old.me)
+    }
+
+    /// This peer takes over: its standby listener becomes the space's host, numbering new peers
+    /// after `highestPeer` (the highest number this peer knows of).
+    func promote(highestPeer: UInt16) -> ShareHost {
+        standby.state.withLock { s in
+            s.active = true
+            s.nextPeer = max(s.nextPeer, highestPeer &+ 1, standby.me.id &+ 1)
+        }
+        return standby
+    }
+}
+
+extension ShareJoiner {
+    /// What a joiner brings back to its new host after a hand-over.
+    struct Rejoin: Sendable {
+        /// Its entry (it keeps its number).
+        var me: PeerEntry
+        /// The new host's entry.
+        var host: PeerEntry
+        /// The world map it joined with (it is already in that world).
+        var map: WorldMap
+        /// The map's size in bytes.
+        var mapBytes: Int
+    }
+}
+
+extension ShareHost {
+    /// A `rejoin` from `channel`: a peer of the space back after a hand-over, with its number.
+    /// Let in (welcome sent, no map, the stream told) unless the number or name is taken or the
+    /// space is full. A standby listener that has not taken over yet lets it in too: the peer
+    /// saw the host go, and this peer will see it as well.
+    func rejoin(name: String, peer: UInt16, channel: Channel) -> UInt16? {
+        let outcome: Result<[PeerEntry], ShareError> = state.withLock { s in
+            if peer == me.id || peer == UInt16.max || s.peers[peer] != nil {
+                return .failure(.refused("peer number \(peer) is taken in this space"))
+            }
+            if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
+                return .failure(.refused("the name '\(name)' is taken in this space"))
+            }
+            guard s.peers.count + 1 < maxPeers else { return .failure(.refused("the space is full (\(maxPeers) peers)")) }
+            s.nextPeer = max(s.nextPeer, peer + 1)
+            let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
+            s.peers[peer] = (name, channel)
+            return .success(others)
+        }
+        switch outcome {
+        case .success(let others):
+            channel.send(.welcome(peer: peer, host: me.name, poseKey: poseKeyBytes, peers: others))
+            inbox.post(.rejoined(PeerEntry(id: peer, name: name)))
+            return peer
+        case .failure(let error):
+            refuse(name, on: channel, error)
+            return nil
+        }
+    }
+
+    /// Peer `id`'s standby listener is on `port` of `address` (where its connection comes from):
+    /// the order of succession changed.
+    func standby(_ id: UInt16, address: String?, port: UInt16) {
+        guard let address else { return }
+        let known = state.withLock { s in
+            guard let peer = s.peers[id] else { return false }
+            s.successors[id] = Successor(entry: PeerEntry(id: id, name: peer.name), address: address, port: port)
+            return true
+        }
+        if known { broadcastSuccession() }
+    }
+
+    /// Sends every peer the order of succession.
+    func broadcastSuccession() {
+        let successors = state.withLock { $0.successors.values.sorted { $0.entry.id < $1.entry.id } }
+        broadcast(.succession(successors))
+    }
+}
+
+extension ShareWire {
+    /// The fields of `standby`, `succession` and `rejoin`.
+    static func encodeHandover(_ message: ShareMessage, into w: inout MapByteWriter) {
+        switch message {
+        case .standby(let port):
+            w.u16(port)
+        case .succession(let successors):
+            w.count(successors.count)
+            for s in successors {
+                w.u16(s.entry.id)
+                w.string(s.entry.name)
+                w.string(s.address)
+                w.u16(s.port)
+            }
+        case .rejoin(let name, let peer):
+            w.string(name)
+            w.u16(peer)
+        default:
+            break
+        }
+    }
+
+    /// A `standby` (9), `succession` (10) or `rejoin` (11) message's fields.
+    static func decodeHandover(_ type: UInt8, _ r: inout MapByteReader) throws -> ShareMessage {
+        switch type {
+        case 9:
+            return .standby(port: try port(&r, "the standby port"))
+        case 10:
+            let count = try r.count("successors", itemBytes: 8, limit: ShareLimits.maximumPeers)
+            var successors: [Successor] = []
+            for i in 0..<count {
+                let entry = PeerEntry(id: try r.u16("successor \(i)'s number"), name: try name(&r, "successor \(i)'s name"))
+                let address = try name(&r, "successor \(i)'s address")
+                successors.append(Successor(entry: entry, address: address, port: try port(&r, "successor \(i)'s port")))
+            }
+            return .succession(successors)
+        default:
+            return .rejoin(name: try name(&r, "the peer's name"), peer: try r.u16("the peer number"))
+        }
+    }
+
+    private static func port(_ r: inout MapByteReader, _ what: String) throws -> UInt16 {
+        let port = try r.u16(what)
+        guard port > 0 else { throw ShareError.malformed("\(what) is 0") }
+        return port
+    }
+}
