@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Crypto
 import PlaneKitGeometry
 import PlaneKitStream
@@ -46,10 +49,16 @@ public final class PointerLink {
         return nil
     }
 
-    /// Leaves the space (once).
+    /// Leaves the space (once), a moment after the last attitude: the goodbye goes over TCP and
+    /// the attitude over UDP, and a host that took the goodbye first would drop the attitude of
+    /// a peer no longer in the space.
     public func close() {
         guard !closed else { return }
         closed = true
+        usleep(Self.settle)
         joiner.close()
     }
+
+    /// How long the last attitude gets before the goodbye (µs).
+    static let settle: useconds_t = 100_000
 }

@@ -244,6 +244,10 @@ public final class ShareLink: StreamPeerLink {
         func emit(_ peer: String, _ kind: PeerEvent.Kind) {
             incoming.append(.peer(PeerEvent(frame: frame, timestamp: timestamp, peer: peer, kind: kind)))
         }
+        // A pointer that leaves right after its last attitudes still has them cast: peers that
+        // left are forgotten only after this call's attitudes.
+        var departed: [PeerEntry] = []
+        defer { for entry in departed { pointers.forget(entry) } }
         for input in inputs {
             switch input {
             case .admitted(let entry):
@@ -262,7 +266,7 @@ public final class ShareLink: StreamPeerLink {
                 if case .host(let host) = node, !formerHosts.contains(entry.id) {
                     host.broadcast(.peerLeft(peer: entry.id, reason: reason))
                 }
-                pointers.forget(entry)
+                departed.append(entry)
                 emit(entry.name, .left(reason: reason))
                 if case .joiner(let joiner) = node, entry.id == joiner.host.id, !closed { handOver(from: joiner, emit: emit) }
             case .rejoined(let entry):
