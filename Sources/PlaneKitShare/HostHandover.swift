@@ -117,14 +117,11 @@ extension ShareHost {
             if peer == me.id || peer == UInt16.max || s.peers[peer] != nil {
                 return .failure(.refused("peer number \(peer) is taken in this space"))
             }
-            if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
-                return .failure(.refused("the name '\(name)' is taken in this space"))
+            // Only device peers (streams) follow a hand-over.
+            return admit(PeerEntry(id: peer, name: name), role: .device, channel: channel, into: &s).map { others in
+                s.nextPeer = max(s.nextPeer, peer + 1)
+                return others
             }
-            guard s.peers.count + 1 < maxPeers else { return .failure(.refused("the space is full (\(maxPeers) peers)")) }
-            s.nextPeer = max(s.nextPeer, peer + 1)
-            let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
-            s.peers[peer] = (name, channel)
-            return .success(others)
         }
         switch outcome {
         case .success(let others):

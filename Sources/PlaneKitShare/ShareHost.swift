@@ -93,18 +93,11 @@ final class ShareHost: Sendable {
     func hello(name: String, role: PeerRole, channel: Channel) -> UInt16? {
         let outcome: Result<(PeerEntry, [PeerEntry]), ShareError> = state.withLock { s in
             guard s.active else { return .failure(.refused("'\(me.name)' is not the space's host")) }
-            if name == me.name || s.peers.values.contains(where: { $0.name == name }) {
-                return .failure(.refused("the name '\(name)' is taken in this space; give another --name"))
-            }
-            guard s.peers.count + 1 < maxPeers else {
-                return .failure(.refused("the space is full (\(maxPeers) peers, --max-peers)"))
-            }
             let entry = PeerEntry(id: s.nextPeer, name: name)
-            s.nextPeer += 1
-            let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
-            s.peers[entry.id] = (name, channel)
-            s.roles[entry.id] = role
-            return .success((entry, others))
+            return admit(entry, role: role, channel: channel, into: &s).map { others in
+                s.nextPeer += 1
+                return (entry, others)
+            }
         }
         switch outcome {
         case .success(let (entry, others)):
@@ -115,6 +108,21 @@ final class ShareHost: Sendable {
             refuse(name, on: channel, error)
             return nil
         }
+    }
+
+    /// Under the state's lock: lets `entry` in on `channel` as a `role` unless its name is taken
+    /// or the space is full; the peers already in (for its welcome).
+    func admit(_ entry: PeerEntry, role: PeerRole, channel: Channel, into s: inout State) -> Result<[PeerEntry], ShareError> {
+        if entry.name == me.name || s.peers.values.contains(where: { $0.name == entry.name }) {
+            return .failure(.refused("the name '\(entry.name)' is taken in this space; give another --name"))
+        }
+        guard s.peers.count + 1 < maxPeers else {
+            return .failure(.refused("the space is full (\(maxPeers) peers, --max-peers)"))
+        }
+        let others = [me] + s.peers.map { PeerEntry(id: $0.key, name: $0.value.name) }.sorted { $0.id < $1.id }
+        s.peers[entry.id] = (entry.name, channel)
+        s.roles[entry.id] = role
+        return .success(others)
     }
 
     /// Refuses `name`'s connection: a `refuse` message, the close, a count and an event.

@@ -112,6 +112,13 @@ final class ShareJoiner: Sendable {
         udp.writeAndFlush(AddressedEnvelope(remoteAddress: hostAddress, data: buffer), promise: nil)
     }
 
+    /// Tells the host where this peer's poses go with the endpoint datagram `sequence` (counting
+    /// up from 1 for each host): for a peer that has no pose of its own to send, or none yet.
+    func sendEndpoint(sequence: UInt64) {
+        guard let sealed = try? EndpointDatagram(sender: me.id, sequence: sequence).sealed(with: poseKey) else { return }
+        sendPose(sealed)
+    }
+
     /// The name of peer `id`, if known.
     func name(of id: UInt16) -> String? { names.table.withLock { $0[id] } }
 

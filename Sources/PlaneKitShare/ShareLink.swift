@@ -255,7 +255,7 @@ public final class ShareLink: StreamPeerLink {
                 // A pointer has no frames: it needs neither the map nor the objects.
                 if host.role(of: entry.id) != .pointer {
                     host.sendMap(WorldMapCoding.encode(processor.worldMap), to: entry.id)
-                    for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { host.send(.object(state), to: entry.id) }
+                    for state in objectsInOrder { host.send(.object(state), to: entry.id) }
                     pointers.sendPlacements(to: entry.id, host)
                 }
                 host.broadcast(.peerJoined(entry), except: entry.id)
@@ -272,14 +272,12 @@ public final class ShareLink: StreamPeerLink {
             case .rejoined(let entry):
                 // A peer rejoining this one's standby listener saw the host go: take over now.
                 if case .joiner(let joiner) = node, let handover {
-                    formerHosts.insert(joiner.host.id)
                     node = .host(handover.promote(highestPeer: highestPeer(joiner)))
                     joiner.close()
-                    warn("share: \(me.name) hosts the space now (\(joiner.host.name) left)")
-                    emit(me.name, .hostChanged)
+                    hostChanged(to: me.name, after: joiner, emit: emit)
                 }
                 guard case .host(let host) = node else { continue }
-                for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { host.send(.object(state), to: entry.id) }
+                for state in objectsInOrder { host.send(.object(state), to: entry.id) }
             case .succession(let successors):
                 handover?.successors = successors
             case .object(let state, let from):
@@ -323,21 +321,28 @@ public final class ShareLink: StreamPeerLink {
     /// its objects' states there, and says who hosts the space now.
     private func handOver(from joiner: ShareJoiner, emit: (String, PeerEvent.Kind) -> Void) {
         guard let handover else { return }
-        formerHosts.insert(joiner.host.id)
         let (next, host) = handover.succeed(joiner, highestPeer: highestPeer(joiner), warn: warn)
         node = next
         if case .joiner(let rejoined) = next {
             // The new host sends poses where a peer's datagrams come from: say where at once,
             // not only with this peer's next pose (its stream may have no frames left).
             endpointSequence += 1
-            if let sealed = try? EndpointDatagram(sender: me.id, sequence: endpointSequence).sealed(with: poseKey) {
-                rejoined.sendPose(sealed)
-            }
-            for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) { rejoined.send(.object(state)) }
+            rejoined.sendEndpoint(sequence: endpointSequence)
+            for state in objectsInOrder { rejoined.send(.object(state)) }
         }
-        warn("share: \(host.name) hosts the space now (\(joiner.host.name) left)")
-        emit(host.name, .hostChanged)
+        hostChanged(to: host.name, after: joiner, emit: emit)
     }
+
+    /// `old`'s host left and `newHost` hosts the space now: that host's `peerLeft` stays this
+    /// peer's own, and one stderr line and a `hostChanged` event say who hosts it.
+    private func hostChanged(to newHost: String, after old: ShareJoiner, emit: (String, PeerEvent.Kind) -> Void) {
+        formerHosts.insert(old.host.id)
+        warn("share: \(newHost) hosts the space now (\(old.host.name) left)")
+        emit(newHost, .hostChanged)
+    }
+
+    /// Every object state this peer holds, by identifier.
+    private var objectsInOrder: [SharedObject] { objects.values.sorted { $0.identifier < $1.identifier } }
 
     /// The highest peer number `joiner` has heard of.
     private func highestPeer(_ joiner: ShareJoiner) -> UInt16 {
@@ -376,7 +381,7 @@ public final class ShareLink: StreamPeerLink {
 
     /// On arriving in the space's world: every object others shared so far.
     private func applyAll(processor: inout StreamProcessor, into incoming: inout [StreamEvent]) {
-        for state in objects.values.sorted(by: { $0.identifier < $1.identifier }) where state.author != me.name {
+        for state in objectsInOrder where state.author != me.name {
             apply(state, processor: &processor, into: &incoming)
         }
     }

@@ -115,10 +115,7 @@ public final class ShareObserver {
     private func sendEndpoint() {
         endpointSequence += 1
         lastEndpoint = ContinuousClock.now
-        guard let sealed = try? EndpointDatagram(sender: joiner.me.id, sequence: endpointSequence).sealed(with: joiner.poseKey) else {
-            return
-        }
-        joiner.sendPose(sealed)
+        joiner.sendEndpoint(sequence: endpointSequence)
     }
 
     /// An object's state from the host: kept when it wins, and the change it makes to what the
