@@ -55,11 +55,7 @@ struct Pointer: ParsableCommand {
     var realtime: Bool?
 
     func validate() throws {
-        if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
-        if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
-        if ListenAddress(parsing: join) == nil, join.isEmpty || join.utf8.count > 63 {
-            throw ValidationError("--join takes ADDR:PORT or an advertised name of 1 to 63 bytes (DNS-SD's limit for a name)")
-        }
+        try ShareOptions.validatePeer(join: join, secret: secret, secretFile: secretFile, name: name)
         guard Self.point(origin) != nil else { throw ValidationError("--origin takes x,y,z (three finite numbers, metres)") }
         guard let f = Self.point(forward), f.length > 0, SIMD3(f.x, 0, f.z).length >= 0.1 * f.length else {
             throw ValidationError("--forward takes x,y,z, a direction that is not (nearly) vertical")
@@ -68,7 +64,7 @@ struct Pointer: ParsableCommand {
 
     func run() throws {
         let request = PointerRequest(
-            space: ListenAddress(parsing: join).map { .join($0) } ?? .joinAdvertised(name: join),
+            space: ShareOptions.joinRole(join),
             secret: try ShareOptions.secretBytes(secret: secret, file: secretFile),
             name: name ?? "pointer-\(getpid())", origin: Self.point(origin) ?? .zero, forward: Self.point(forward) ?? SIMD3(0, 0, -1))
         let session = try PointerLauncher.start(request)

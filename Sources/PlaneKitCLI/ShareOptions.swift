@@ -52,12 +52,7 @@ struct ShareOptions: ParsableArguments {
             }
             return
         }
-        if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
-        if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
-        // DNS-SD's 63-byte limit is for names only: an address (a scoped IPv6 one can be longer) is not looked up.
-        if let join, ListenAddress(parsing: join) == nil, join.isEmpty || join.utf8.count > 63 {
-            throw ValidationError("--join takes ADDR:PORT or an advertised name of 1 to 63 bytes (DNS-SD's limit for a name)")
-        }
+        try Self.validatePeer(join: join, secret: secret, secretFile: secretFile, name: name)
         if let linger, !(linger >= 0 && linger <= 86_400) { throw ValidationError("--linger takes 0 to 86400 seconds") }
         if !(2...64).contains(maxPeers) { throw ValidationError("--max-peers must be from 2 to 64") }
     }
@@ -68,14 +63,30 @@ struct ShareOptions: ParsableArguments {
         if let host {
             role = .host(host)
         } else if let join {
-            // A name is anything that is not an address: "Kitchen" is looked up, "10.0.0.2:7000" is not.
-            role = ListenAddress(parsing: join).map { .join($0) } ?? .joinAdvertised(name: join)
+            role = Self.joinRole(join)
         } else {
             return nil
         }
         let bytes = try Self.secretBytes(secret: secret, file: secretFile)
         let defaultName = host != nil ? "host" : "peer-\(getpid())"
         return ShareRequest(role: role, secret: bytes, name: name ?? defaultName, maxPeers: maxPeers, linger: linger)
+    }
+
+    /// What every command that takes part in a space checks (`stream`, `pointer`, `view --join`):
+    /// one secret, a name of 1 to 256 bytes, and a `--join` that is an address or a DNS-SD name.
+    static func validatePeer(join: String?, secret: String?, secretFile: String?, name: String?) throws {
+        if (secretFile == nil) == (secret == nil) { throw ValidationError("give the space's secret with --secret-file FILE or --secret TEXT (one of them)") }
+        if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must have 1 to 256 bytes") }
+        // DNS-SD's 63-byte limit is for names only: an address (a scoped IPv6 one can be longer) is not looked up.
+        if let join, ListenAddress(parsing: join) == nil, join.isEmpty || join.utf8.count > 63 {
+            throw ValidationError("--join takes ADDR:PORT or an advertised name of 1 to 63 bytes (DNS-SD's limit for a name)")
+        }
+    }
+
+    /// The space `--join TEXT` names. A name is anything that is not an address: "Kitchen" is
+    /// looked up, "10.0.0.2:7000" is not.
+    static func joinRole(_ join: String) -> ShareRequest.Role {
+        ListenAddress(parsing: join).map { .join($0) } ?? .joinAdvertised(name: join)
     }
 
     /// The space's secret: `secret`'s bytes, or the file's (a final newline dropped); an
@@ -115,6 +126,19 @@ public struct ShareRequest: Sendable {
     public var maxPeers: Int
     /// Seconds to stay after the end of the input (`nil`: the role's default).
     public var linger: Double?
+}
+
+extension ShareRequest.Role {
+    /// What could not be done, for the one line a failure to host or join gives:
+    /// `cannot host a space on ADDR`, `cannot join the space at ADDR` or
+    /// `cannot join the space advertised as 'NAME'`.
+    public var failure: String {
+        switch self {
+        case .host(let address): "cannot host a space on \(address)"
+        case .join(let address): "cannot join the space at \(address)"
+        case .joinAdvertised(let name): "cannot join the space advertised as '\(name)'"
+        }
+    }
 }
 
 /// A stream's place in a shared space, as the starter made it.

@@ -31,9 +31,6 @@ public struct PointerCaster: Sendable {
     /// Forgets pointer `peer` (it left).
     public mutating func forget(_ peer: String) { pointers[peer] = nil }
 
-    /// Whether pointer `peer` has been placed.
-    public func isPlaced(_ peer: String) -> Bool { pointers[peer] != nil }
-
     /// Pointer `peer`'s ray for `attitude` and what `raycast` finds along it (nearest first);
     /// `nil` while the pointer is not placed.
     public mutating func cast(_ peer: String, attitude: Quaternion, raycast: (Ray) -> [HitTestResult]) -> Cast? {

@@ -19,8 +19,9 @@ struct SpacePointers {
     private var caster = PointerCaster()
     /// Every placed pointer's placement (the host sends them to devices that come later).
     private var placements: [UInt16: (origin: SIMD3<Float>, forward: SIMD3<Float>)] = [:]
-    /// Host: anchor changes not sent yet, their latest state.
-    private var pending: [PlaneIdentifier: WorldMap.Anchor] = [:]
+    /// Host: anchor changes not sent yet, their latest state (coded as a map's anchor only when
+    /// sent: a plane refined every frame is sent about 4 times a second).
+    private var pending: [PlaneIdentifier: PlaneAnchor] = [:]
     /// Host: anchors removed since the last send.
     private var removed: [PlaneIdentifier] = []
     /// Host: when each anchor was last sent.
@@ -72,7 +73,7 @@ struct SpacePointers {
     mutating func hostChanged(_ change: SessionEvent) {
         switch change.kind {
         case .planeAdded(let anchor), .planeUpdated(let anchor):
-            pending[anchor.identifier] = anchor.saved
+            pending[anchor.identifier] = anchor
         case .planeRemoved(let anchor):
             pending[anchor.identifier] = nil
             lastSent[anchor.identifier] = nil
@@ -97,7 +98,7 @@ struct SpacePointers {
         let now = ContinuousClock.now
         for (identifier, anchor) in pending.sorted(by: { $0.key < $1.key }) {
             if let last = lastSent[identifier], now - last < Self.anchorInterval { continue }
-            host.broadcast(.planeAnchor(anchor))
+            host.broadcast(.planeAnchor(anchor.saved))
             lastSent[identifier] = now
             pending[identifier] = nil
         }

@@ -16,11 +16,7 @@ final class PointerSpace: PointerSession {
                                         forward: request.forward)
             Diagnostics.warn("pointer: joined \(link.peer.host)'s space at \(address) as \(request.name) (peer \(link.peer.number))")
         } catch {
-            let what = switch request.space {
-            case .host(let address), .join(let address): "the space at \(address)"
-            case .joinAdvertised(let name): "the space advertised as '\(name)'"
-            }
-            Diagnostics.warn("pointer: cannot join \(what): \(error)")
+            Diagnostics.warn("pointer: \(request.space.failure): \(error)")
             throw ExitCode(1)
         }
     }

@@ -51,12 +51,7 @@ final class SharedSpace: SharedSpaceSession {
                 advertiser = nil
             }
         } catch {
-            let verb = switch request.role {
-            case .host(let address): "cannot host a space on \(address)"
-            case .join(let address): "cannot join the space at \(address)"
-            case .joinAdvertised(let name): "cannot join the space advertised as '\(name)'"
-            }
-            Diagnostics.warn("stream: \(verb): \(error)")
+            Diagnostics.warn("stream: \(request.role.failure): \(error)")
             throw ExitCode(1)
         }
     }

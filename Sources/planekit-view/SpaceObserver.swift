@@ -19,11 +19,7 @@ enum SpaceObserver {
             observer = try ShareObserver(joining: address, secret: request.secret, name: request.name,
                                          progress: { _, _ in }, warn: { Diagnostics.warn($0) })
         } catch {
-            let verb = switch request.role {
-            case .joinAdvertised(let name): "cannot join the space advertised as '\(name)'"
-            case .host(let address), .join(let address): "cannot join the space at \(address)"
-            }
-            Diagnostics.warn("view: \(verb): \(error)")
+            Diagnostics.warn("view: \(request.role.failure): \(error)")
             throw ExitCode(1)
         }
         let view: LiveView
