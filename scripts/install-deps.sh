@@ -5,12 +5,13 @@
 # its browser test); for DNS-SD discovery of shared spaces Avahi's client library
 # (libavahi-client-dev) and, for its tests, avahi-daemon, avahi-utils (avahi-browse, avahi-publish)
 # and the D-Bus daemon, started by the tests themselves inside network namespaces made with
-# iproute2 (ip, tc). Idempotent: when everything is there it returns at once without touching apt.
+# iproute2 (ip, tc); and GNU time (/usr/bin/time), with which a test measures a child's peak
+# memory. Idempotent: when everything is there it returns at once without touching apt.
 set -euo pipefail
 
 needed_pkgconfig=(pcl_segmentation zlib avahi-client)
 needed_commands=(chromium avahi-daemon avahi-browse avahi-publish dbus-daemon ip tc)
-packages=(libpcl-dev zlib1g-dev pkg-config libjs-three chromium libavahi-client-dev avahi-daemon avahi-utils dbus-daemon iproute2)
+packages=(libpcl-dev zlib1g-dev pkg-config libjs-three chromium libavahi-client-dev avahi-daemon avahi-utils dbus-daemon iproute2 time)
 three_js=/usr/share/javascript/three/build/three.min.js
 
 have_all() {
@@ -20,6 +21,7 @@ have_all() {
         pkg-config --exists "$name" || return 1
     done
     [ -f "$three_js" ] || return 1
+    [ -x /usr/bin/time ] || return 1
     for name in "${needed_commands[@]}"; do
         command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || return 1
     done

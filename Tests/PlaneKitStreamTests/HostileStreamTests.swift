@@ -12,7 +12,7 @@ import Glibc
 /// as `planekit synth --frames 600` writes them, mixed with 10 000 hostile records, through the
 /// built `planekit stream` binary. Every good frame's events must be those of a clean run of
 /// the same frames, and the process's peak memory within 10 % of the clean run's. Memory needs
-/// separate processes: each run is a child of the test, and `wait4` gives its own peak RSS.
+/// separate processes, each measured by GNU time (see ``stream(_:input:directory:name:)``).
 @Suite("Hostile records among good frames")
 struct HostileStreamTests {
     static let goodFrames = 600
@@ -120,29 +120,44 @@ struct HostileStreamTests {
         var peakKilobytes: Int
     }
 
-    /// Runs `binary stream` with `input` as stdin, the events to a file; its own peak RSS from `wait4`.
+    /// GNU time, which reports the peak RSS of the process it starts.
+    static let gnuTime = "/usr/bin/time"
+
+    /// Runs `binary stream` with `input` as stdin, the events to a file, under GNU time for its
+    /// peak RSS.
+    ///
+    /// Not `wait4` on a child the test spawns itself: `posix_spawn` starts the child in the test
+    /// process's own memory (`CLONE_VM`), and Linux carries the RSS high-water mark of the memory
+    /// a process leaves at `exec` into its `ru_maxrss`, so the child would report the test
+    /// runner's RSS (140 MB and growing under the parallel suite) instead of its own. GNU time
+    /// forks `planekit` from its own small process and reads that child's `wait4`.
     static func stream(_ binary: URL, input: URL, directory: URL, name: String) throws -> Run {
         let output = directory.appendingPathComponent("\(name).ndjson"), errors = directory.appendingPathComponent("\(name).err")
+        let peak = directory.appendingPathComponent("\(name).peak")
+        try #require(FileManager.default.isExecutableFile(atPath: gnuTime),
+                     "\(gnuTime) is missing: run scripts/install-deps.sh (Debian's package time)")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input.path, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [binary.path, "stream"]
+        let arguments = [gnuTime, "-f", "%M", "-o", peak.path, binary.path, "stream"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, binary.path, &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, gnuTime, &actions, nil, &argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let text = try String(contentsOf: output, encoding: .utf8)
+        // GNU time writes "Command exited with non-zero status N" before the figure when it did.
+        let peakText = try String(contentsOf: peak, encoding: .utf8)
+        let peakKilobytes = peakText.split(separator: "\n").last.flatMap { Int($0) } ?? 0
         // Exit status when it exited, else 128 + the signal.
         let exited = status & 0x7F == 0
         return Run(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
-                   events: text.split(separator: "\n").map(String.init), peakKilobytes: usage.ru_maxrss)
+                   events: text.split(separator: "\n").map(String.init), peakKilobytes: peakKilobytes)
     }
 }
 
