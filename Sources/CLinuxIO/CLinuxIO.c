@@ -10,6 +10,10 @@
 #if defined(__linux__)
 #include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -40,6 +44,33 @@ int clinuxio_mallopt(int parameter, int value) {
     return mallopt(parameter, value);
 #else
     (void)parameter; (void)value;
+    return 0;
+#endif
+}
+
+size_t clinuxio_reserve_huge_page_heap(size_t bytes) {
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge_page = (uintptr_t)2 << 20;
+    // One block of a quarter of `bytes` (larger than any free block at start-up, and below
+    // the caller's mmap threshold) makes malloc grow the heap by the block and the pad
+    // together, in one brk; freeing it leaves all of it as the heap's free top, which the
+    // caller's trim threshold keeps.
+    size_t block_bytes = bytes / 4;
+    if (bytes > (size_t)INT32_MAX || mallopt(M_TOP_PAD, (int)(bytes - block_bytes)) == 0) return 0;
+    char *before = sbrk(0);
+    // volatile: a compiler may drop a malloc whose block is only freed.
+    void *volatile block = malloc(block_bytes);
+    char *after = sbrk(0);
+    free(block);
+    // Later growth goes back to glibc's default pad (128 KiB).
+    mallopt(M_TOP_PAD, 128 * 1024);
+    if (before == (char *)-1 || after == (char *)-1 || after <= before) return 0;
+    uintptr_t start = ((uintptr_t)before + huge_page - 1) & ~(huge_page - 1);
+    uintptr_t end = (uintptr_t)after & ~(huge_page - 1);
+    if (end <= start || madvise((void *)start, end - start, MADV_HUGEPAGE) != 0) return 0;
+    return end - start;
+#else
+    (void)bytes;
     return 0;
 #endif
 }

@@ -100,38 +100,59 @@ public struct CameraSidecar: Sendable, Equatable {
                              depthScale: try number("z_multiplication_factor"), pose: nil, timestamp: nil, path: path)
     }
 
-    /// The JSON sidecar's numbers, each optional so a missing key gets its own message.
-    private struct JSONFields: Decodable {
-        var fx, fy, cx, cy, depthScale, t: Double?
-        var pose: [Double]?
-    }
-
+    /// Reads the JSON sidecar's object with the project's own JSON parser (the stream's): the
+    /// Foundation decoder's generic machinery cost `analyze` a millisecond of start-up.
     static func parseJSON(_ bytes: [UInt8], path: String) throws(InputError) -> CameraSidecar {
-        let fields: JSONFields
-        do {
-            fields = try JSONDecoder().decode(JSONFields.self, from: Data(bytes))
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            let key = context.codingPath.last?.stringValue ?? "value"
-            throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
+        let shape = "an object with fx, fy, cx, cy and optional depthScale, pose and t"
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try bytes.withUnsafeBufferPointer { (text) throws(JSONSyntaxError) in try JSONParser.parse(text) }
         } catch {
-            throw InputError(source: path, problem: "not valid JSON (an object with fx, fy, cx, cy and optional depthScale, pose and t)")
+            throw InputError(source: path, problem: "not valid JSON (\(shape)): \(error.message) at byte \(error.offset + 1)")
         }
-        func required(_ value: Double?, _ key: String) throws(InputError) -> Float {
-            guard let value else { throw InputError(source: path, problem: "missing \"\(key)\"") }
+        guard case .object(let members) = value else { throw InputError(source: path, problem: "not valid JSON (\(shape))") }
+        /// The member `key` (the first, if repeated), nil when missing or null.
+        func member(_ key: String) -> JSONValue? {
+            guard let value = members.first(where: { $0.key == key })?.value, value != .null else { return nil }
+            return value
+        }
+        func number(_ key: String) throws(InputError) -> Double? {
+            guard let value = member(key) else { return nil }
+            guard case .number(let number) = value, number.isFinite else {
+                throw InputError(source: path, problem: "\"\(key)\" is not a finite number")
+            }
+            return number
+        }
+        func required(_ key: String) throws(InputError) -> Float {
+            guard let value = try number(key) else { throw InputError(source: path, problem: "missing \"\(key)\"") }
+            return try single(value, key)
+        }
+        func single(_ value: Double, _ key: String) throws(InputError) -> Float {
             guard Float(value).isFinite else { throw InputError(source: path, problem: "\"\(key)\" is not a finite number") }
             return Float(value)
         }
-        let scale = try fields.depthScale.map { (value) throws(InputError) in try required(value, "depthScale") }
-        return CameraSidecar(fx: try required(fields.fx, "fx"), fy: try required(fields.fy, "fy"),
-                             cx: try required(fields.cx, "cx"), cy: try required(fields.cy, "cy"),
-                             depthScale: scale, pose: try fields.pose.map { (numbers) throws(InputError) in try pose(numbers, path: path) },
-                             timestamp: fields.t, path: path)
+        var pose: Transform?
+        if let value = member("pose") {
+            let numbers: [Double]
+            if case .array(let elements) = value {
+                numbers = elements.compactMap { if case .number(let number) = $0 { number } else { nil } }
+                if numbers.count < elements.count { throw Self.poseError(path: path) }
+            } else {
+                throw Self.poseError(path: path)
+            }
+            pose = try Self.pose(numbers, path: path)
+        }
+        return CameraSidecar(fx: try required("fx"), fy: try required("fy"), cx: try required("cx"), cy: try required("cy"),
+                             depthScale: try number("depthScale").map { (scale) throws(InputError) in try single(scale, "depthScale") }, pose: pose,
+                             timestamp: try number("t"), path: path)
     }
 
     private static func pose(_ numbers: [Double], path: String) throws(InputError) -> Transform {
-        guard let transform = Transform(columnMajor: numbers.map { Float($0) }) else {
-            throw InputError(source: path, problem: "\"pose\" must be 16 finite numbers, column-major, forming a rigid transform (rotation and translation)")
-        }
+        guard let transform = Transform(columnMajor: numbers.map { Float($0) }) else { throw poseError(path: path) }
         return transform
+    }
+
+    private static func poseError(path: String) -> InputError {
+        InputError(source: path, problem: "\"pose\" must be 16 finite numbers, column-major, forming a rigid transform (rotation and translation)")
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlaneKitInput
 
 /// Reads the records of a frame stream (see `docs/stream-format.md`) from a byte source, one at
 /// a time, checking every field.

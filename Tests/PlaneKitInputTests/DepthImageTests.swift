@@ -20,6 +20,33 @@ struct DepthImageTests {
         #expect(cloud[0, 1] == SIMD3((0 - 1.5) / 500 * (Float(900) * 0.001), 0, Float(900) * 0.001))
     }
 
+    /// Four pixels at a time, then the rest of the row one by one: every width gives each pixel
+    /// the per-pixel formula's exact point, and NaN for 0, ∞ and NaN depths wherever they fall.
+    @Test func everyPixelUnprojectsAlikeWhateverTheWidth() throws {
+        for width in [1, 3, 4, 5, 7, 9, 13] {
+            let height = 3
+            var image = try DepthImage(width: width, height: height,
+                                       depths: ContiguousArray((0..<(width * height)).map { Float($0 % 5) * 0.7 }))
+            if width > 4 { image.depths[width + 1] = .infinity; image.depths[2 * width - 1] = .nan }
+            let k = try #require(PinholeIntrinsics(fx: 300, fy: 310, cx: Float(width) / 2, cy: 1, width: width, height: height))
+            let cloud = image.pointCloud(intrinsics: k)
+            var valid = 0
+            for v in 0..<height {
+                for u in 0..<width {
+                    let z = image[u, v], point = cloud[u, v]
+                    if z > 0 && z.isFinite {
+                        valid += 1
+                        #expect(point == SIMD3((Float(u) - k.cx) / k.fx * z, (Float(v) - k.cy) / k.fy * z, z), "width \(width) pixel (\(u), \(v))")
+                    } else {
+                        #expect(point.x.isNaN && point.y.isNaN && point.z.isNaN, "width \(width) pixel (\(u), \(v)): \(point)")
+                    }
+                }
+            }
+            #expect(cloud.finiteCount == valid, "width \(width)")
+            #expect(valid < width * height)
+        }
+    }
+
     @Test func jsonSidecarBesidePNG() throws {
         let directory = try SharedData.temporaryDirectory("planekit-input")
         let image = try GrayImage(width: 4, height: 3, samples: Self.raw)
@@ -107,7 +134,7 @@ struct DepthImageTests {
     }
 
     /// Nesting is bounded before the tree is built: 64 elements deep for XML (MiniXML), and
-    /// Foundation's own limit for JSON; 100 000 levels are one clear error, not a stack overflow.
+    /// 64 for JSON (JSONParser); 100 000 levels are one clear error, not a stack overflow.
     @Test func deeplyNestedSidecarsAreRefused() throws {
         func problem(_ text: String, _ ext: String) throws -> String? {
             let path = try TestFiles.write(Array(text.utf8), name: "deep.\(ext)")

@@ -1,3 +1,4 @@
+import PlaneKitInput
 @testable import PlaneKitStream
 import Testing
 

@@ -6,7 +6,7 @@ import Darwin
 
 /// A parsed JSON value. Objects keep their members in order as `(key, value)` pairs: record
 /// headers have a dozen keys at most, so a linear search beats hashing.
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,7 +14,7 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -28,7 +28,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// The kind of value, for messages ("a string", "an array").
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -40,20 +40,21 @@ enum JSONValue: Sendable, Equatable {
     }
 }
 
-/// A strict RFC 8259 parser for one JSON text held in a byte buffer (a record's header line).
+/// A strict RFC 8259 parser for one JSON text held in a byte buffer (a stream record's header
+/// line, a camera sidecar).
 ///
 /// It rejects what JSON rejects — `NaN`, `Infinity`, leading zeros, trailing commas, unescaped
 /// control characters, lone surrogates — nests at most ``maximumDepth`` deep and holds at most
 /// ``maximumValues`` values, so a hostile line can neither crash it, nor run it out of stack,
 /// nor make it build a tree many times the line's size (a 1 MiB line of `[0,0,0,…` would
 /// otherwise become half a million values, over 10 MB).
-struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
     /// The most values (numbers, strings, literals, arrays and objects, keys not counted) one
     /// text may hold: 4096. A record header holds a few dozen (a frame: 16 for its pose, 4 for
     /// its intrinsics, and a dozen fields).
-    static let maximumValues = 4096
+    package static let maximumValues = 4096
 
     private let text: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -62,7 +63,7 @@ struct JSONParser {
 
     /// Parses `text` as exactly one JSON value (white space around it allowed), or throws a
     /// message saying what is wrong and at which byte.
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(text: text)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -280,12 +281,12 @@ struct JSONParser {
 }
 
 /// Why a line is not JSON, and the byte offset where the parser stopped.
-struct JSONSyntaxError: Error, Sendable {
-    let message: String
-    let offset: Int
+package struct JSONSyntaxError: Error, Sendable {
+    package let message: String
+    package let offset: Int
 
     /// A byte shown in a message: itself when printable ASCII, else `\xNN`.
-    static func printable(_ b: UInt8) -> String {
+    package static func printable(_ b: UInt8) -> String {
         b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16, uppercase: true)
     }
 }
