@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what PlaneKit needs beyond Swift: PCL (libpcl-dev, which brings Eigen, Boost, FLANN),
-# zlib and pkg-config, from Debian's packages; and for the live view three.js (libjs-three, which
+# zlib, libdeflate and pkg-config, from Debian's packages; and for the live view three.js (libjs-three, which
 # `planekit view` serves from /usr/share/javascript/three) and Chromium (chromium, headless, for
 # its browser test); for DNS-SD discovery of shared spaces Avahi's client library
 # (libavahi-client-dev) and, for its tests, avahi-daemon, avahi-utils (avahi-browse, avahi-publish)
@@ -9,9 +9,9 @@
 # memory. Idempotent: when everything is there it returns at once without touching apt.
 set -euo pipefail
 
-needed_pkgconfig=(pcl_segmentation zlib avahi-client)
+needed_pkgconfig=(pcl_segmentation zlib libdeflate avahi-client)
 needed_commands=(chromium avahi-daemon avahi-browse avahi-publish dbus-daemon ip tc)
-packages=(libpcl-dev zlib1g-dev pkg-config libjs-three chromium libavahi-client-dev avahi-daemon avahi-utils dbus-daemon iproute2 time)
+packages=(libpcl-dev zlib1g-dev libdeflate-dev pkg-config libjs-three chromium libavahi-client-dev avahi-daemon avahi-utils dbus-daemon iproute2 time)
 three_js=/usr/share/javascript/three/build/three.min.js
 
 have_all() {
