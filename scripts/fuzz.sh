@@ -75,7 +75,7 @@ shared_seeds() {
     esac | sort | head -n 4
 }
 
-# What the build needs: zlib (scripts/install-deps.sh installs it with apt when missing) and libFuzzer, which ships with the Swift toolchain's clang (not in apt's clang).
+# What the build needs: zlib and libdeflate (scripts/install-deps.sh installs them with apt when missing) and libFuzzer, which ships with the Swift toolchain's clang (not in apt's clang).
 scripts/install-deps.sh
 swiftc_path=$(command -v swiftc)
 toolchain=$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")
@@ -97,7 +97,8 @@ nice -n 10 swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=f
     --target "$module" >&2
 
 link_flags=(-I "$release/Modules" -Xcc "-fmodule-map-file=Sources/System/CZlib/module.modulemap"
-            "$release"/PlaneKitGeometry.build/*.o "$release"/PlaneKitInput.build/*.o -lz)
+            -Xcc "-fmodule-map-file=Sources/System/CLibdeflate/module.modulemap"
+            "$release"/PlaneKitGeometry.build/*.o "$release"/PlaneKitInput.build/*.o -lz -ldeflate)
 mkdir -p "$release/fuzzers"
 for t in "${targets[@]}"; do
     flags=("${link_flags[@]}")
