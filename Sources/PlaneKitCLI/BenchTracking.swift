@@ -63,6 +63,9 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Flag(help: "Also print every frame's position error (after the first-frame alignment) and tracking state.")
+    var perFrame = false
+
     mutating func run() throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         if BuildConfiguration.isDebug {
@@ -85,7 +88,7 @@ struct BenchTracking: ParsableCommand {
         }
         var reports: [TrackingBenchReport] = []
         for walk in walks {
-            var report = try BenchTracking.trackPlaneKit(walk)
+            var report = try BenchTracking.trackPlaneKit(walk, perFrame: perFrame && !json)
             if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
             reports.append(report)
             if !json { print(report.line) }
@@ -97,13 +100,15 @@ struct BenchTracking: ParsableCommand {
         }
     }
 
-    /// Tracks every frame of `walk` without its pose.
-    static func trackPlaneKit(_ walk: TrackingWalk) throws -> TrackingBenchReport {
+    /// Tracks every frame of `walk` without its pose; with `perFrame`, prints each frame's
+    /// position error and tracking state.
+    static func trackPlaneKit(_ walk: TrackingWalk, perFrame: Bool = false) throws -> TrackingBenchReport {
         var tracker = CameraTracker()
         let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
         var estimated: [Transform] = [], times: [Double] = []
         var limited = 0, lost = 0
+        var states: [TrackingState] = []
         for index in 0..<walk.count {
             let frame = try walk.frame(index, workspace: &workspace)
             let start = ContinuousClock.now
@@ -116,10 +121,19 @@ struct BenchTracking: ParsableCommand {
                 tracker.refineKeyframe(with: try detector.detect(in: cloud))
             }
             estimated.append(estimate.transform)
+            states.append(estimate.tracking)
             if estimate.tracking != .normal { limited += 1 }
             if estimate.tracking == .limited(.relocalizing) { lost += 1 }
         }
-        let error = TrajectoryError(estimated: estimated, reference: walk.referencePoses())
+        let reference = walk.referencePoses()
+        let error = TrajectoryError(estimated: estimated, reference: reference)
+        if perFrame, let offsets = TrajectoryError.positionErrors(estimated: estimated, reference: reference) {
+            for (index, (offset, state)) in zip(offsets, states).enumerated() {
+                print("\(walk.name) frame \(index): " + CFormat.string("error %.2f cm (%+.2f, %+.2f, %+.2f)", length(offset) * 100,
+                                                                        offset.x * 100, offset.y * 100, offset.z * 100)
+                      + ", tracking \(state.name)" + (state.reason.map { " (\($0.rawValue))" } ?? ""))
+            }
+        }
         return TrackingBenchReport(walk: walk.name, frames: walk.count, keyframes: tracker.keyframeCount,
                                    medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
                                    maximumError: error?.maximum ?? .nan, notNormal: limited, relocalizing: lost)
