@@ -72,7 +72,7 @@ struct Analyze: ParsableCommand {
 
     mutating func run() throws {
         // Even one file frees buffers that a later step of the same file can reuse.
-        BufferHeap.prepareForLargeBuffers()
+        BufferHeap.backWithHugePages()
         let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
         var reports: [AnalysisReport] = []
         var failures = 0

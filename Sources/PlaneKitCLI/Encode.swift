@@ -70,7 +70,7 @@ struct Encode: ParsableCommand {
     }
 
     mutating func run() throws {
-        BufferHeap.prepareForLargeBuffers()
+        BufferHeap.backWithHugePages()
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
         let paths = files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" }

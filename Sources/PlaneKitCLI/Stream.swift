@@ -98,7 +98,7 @@ struct Stream: ParsableCommand {
         let liveView = try view.map { try LiveViewLauncher.start($0, command: "stream") }
         let space = try share.request().map { try ShareLauncher.start($0) }
         defer { space?.close() }
-        BufferHeap.prepareForLargeBuffers()
+        BufferHeap.keepFreedBuffers()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
         var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),

@@ -90,7 +90,7 @@ struct View: ParsableCommand {
             try ObserverLauncher.start(request, listen: listen)
         }
         let view = try LiveViewLauncher.start(listen, command: "view")
-        BufferHeap.prepareForLargeBuffers()
+        BufferHeap.keepFreedBuffers()
         var runner = StreamRunner(source: FileDescriptorSource(), sink: DiscardingByteSink(),
                                   options: .init(maxDepth: range.maxDepth, sensor: sensor.sensor),
                                   warn: { Diagnostics.warn($0) })
