@@ -262,9 +262,9 @@ public final class ShareLink: StreamPeerLink {
                 emit(entry.name, .joined)
             case .joined(let entry):
                 emit(entry.name, .joined)
-            case .left(let entry, let reason):
+            case .left(let entry, let reason, let last):
                 if case .host(let host) = node, !formerHosts.contains(entry.id) {
-                    host.broadcast(.peerLeft(peer: entry.id, reason: reason))
+                    host.broadcast(.peerLeft(peer: entry.id, reason: reason, last: last))
                 }
                 departed.append(entry)
                 emit(entry.name, .left(reason: reason))
@@ -276,7 +276,8 @@ public final class ShareLink: StreamPeerLink {
                     joiner.close()
                     hostChanged(to: me.name, after: joiner, emit: emit)
                 }
-                guard case .host(let host) = node else { continue }
+                // A pointer keeps no objects; a device or an observer gets every state this peer holds.
+                guard case .host(let host) = node, host.role(of: entry.id) != .pointer else { continue }
                 for state in objectsInOrder { host.send(.object(state), to: entry.id) }
             case .succession(let successors):
                 handover?.successors = successors
