@@ -248,6 +248,8 @@ public final class ShareLink: StreamPeerLink {
         // left are forgotten only after this call's attitudes.
         var departed: [PeerEntry] = []
         defer { for entry in departed { pointers.forget(entry) } }
+        // The host no longer knows a departed peer's name; its last datagrams still carry it.
+        func sender(_ id: UInt16) -> String { departed.last { $0.id == id }?.name ?? name(of: id) }
         for input in inputs {
             switch input {
             case .admitted(let entry):
@@ -302,11 +304,12 @@ public final class ShareLink: StreamPeerLink {
         }
         guard processor.isInMapWorld else { return }
         for pose in poses where pose.sender != me.id {
-            emit(name(of: pose.sender), .participant(pose.transform))
+            emit(sender(pose.sender), .participant(pose.transform))
         }
         for attitude in inbox.takeAttitudes() {
-            guard let cast = pointers.cast(attitude, name: name(of: attitude.sender), session: processor.session) else { continue }
-            emit(name(of: attitude.sender), .pointer(origin: cast.ray.origin, direction: cast.ray.direction, hits: cast.hits))
+            let who = sender(attitude.sender)
+            guard let cast = pointers.cast(attitude, name: who, session: processor.session) else { continue }
+            emit(who, .pointer(origin: cast.ray.origin, direction: cast.ray.direction, hits: cast.hits))
         }
     }
 
