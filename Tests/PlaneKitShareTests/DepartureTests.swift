@@ -77,4 +77,35 @@ struct DepartureTests {
         #expect(burst.accepted < 20, "\(burst)")
         #expect(burst.newestBeforeLeaving < 20, "\(burst)")
     }
+
+    @Test func aDevicesLastPoseArrivesAfterItsGoodbyeAndIsTaken() throws {
+        let credentials = try SpaceCredentials(secret: Self.secret)
+        let inbox = ShareInbox()
+        let host = try ShareHost(address: .loopback(port: 0), credentials: credentials, name: "host", maxPeers: 8, inbox: inbox)
+        defer { host.close() }
+        let relay = try LossyRelay(target: host.port, lossPercent: 0, delay: .milliseconds(100), seed: 2)
+        defer { relay.stop() }
+        let device = try SuccessionTests.join("tablet", host: host, inbox: inbox, credentials: credentials, port: relay.port)
+        for k in 1...10 {
+            let pose = PoseDatagram(sender: device.me.id, sequence: UInt64(k), timestamp: Double(k) / 30,
+                                    transform: Transform(translation: SIMD3(Float(k), 0, 0)))
+            device.sendPose(try pose.sealed(with: device.poseKey))
+        }
+        device.close()
+        // The stream's view: the newest pose taken before (or with) the departure.
+        var newest: UInt64 = 0, left = false
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !left, ContinuousClock.now < deadline {
+            let (inputs, poses) = inbox.take()
+            left = inputs.contains {
+                if case .left(let entry, _, let last) = $0 { return entry.name == "tablet" && last == [LastDatagram(kind: 1, sequence: 10)] }
+                return false
+            }
+            for pose in poses { newest = max(newest, pose.sequence) }
+            usleep(2_000)
+        }
+        #expect(left)
+        #expect(newest == 10)
+        #expect(inbox.counts.datagramsAccepted == 10)
+    }
 }

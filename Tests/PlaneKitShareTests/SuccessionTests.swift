@@ -22,10 +22,11 @@ struct SuccessionTests {
     static let emptyMap = WorldMapCoding.encode(WorldMap(anchors: [], objects: [], keyframes: [], points: [], normals: [],
                                                          mappingStatus: .notAvailable, nextPlaneNumber: 1, nextObjectNumber: 1))
 
-    /// `name` joins `host` as a device; the test plays the host's stream (the map to each admitted peer).
-    static func join(_ name: String, host: ShareHost, inbox: ShareInbox, credentials: SpaceCredentials) throws -> ShareJoiner {
+    /// `name` joins `host` as a device (at `port`, the host's unless given); the test plays the
+    /// host's stream (the map to each admitted peer).
+    static func join(_ name: String, host: ShareHost, inbox: ShareInbox, credentials: SpaceCredentials, port: Int? = nil) throws -> ShareJoiner {
         let joined = Box<Result<ShareJoiner, any Error>>()
-        let port = host.port
+        let port = port ?? host.port
         Thread.detachNewThread {
             joined.value = Result { try ShareJoiner(address: .loopback(port: port), credentials: credentials, name: name,
                                                     inbox: ShareInbox(), progress: { _, _ in }, timeout: 10) }
