@@ -48,6 +48,15 @@ struct ViewObserverTests {
                         environment: ["PK": TestProcess.product("planekit"), "IN": input], directory: directory)
     }
 
+    /// A WebSocket client of `view` (a `view --join` process), once it serves.
+    static func client(of view: TestProcess) throws -> RawWebSocket {
+        #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
+        let viewPort = try #require(port(after: "view at http://127.0.0.1:", in: view.errorOutput), "\(view.errorOutput)")
+        let client = try RawWebSocket(port: viewPort, timeout: 30)
+        try client.handshake()
+        return client
+    }
+
     /// The number after `prefix` in `text`.
     static func port(after prefix: String, in text: String) -> Int? {
         guard let range = text.range(of: prefix) else { return nil }
@@ -97,10 +106,7 @@ struct ViewObserverTests {
         let view = try TestProcess([planekit, "view", "--join", "127.0.0.1:\(hostPort)", "--secret", Self.secret,
                                     "--name", "observer", "--listen", "127.0.0.1:0"], directory: directory)
         defer { view.stop() }
-        #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
-        let viewPort = try #require(Self.port(after: "view at http://127.0.0.1:", in: view.errorOutput), "\(view.errorOutput)")
-        let client = try RawWebSocket(port: viewPort, timeout: 30)
-        try client.handshake()
+        let client = try Self.client(of: view)
 
         let joiner = try Self.planekit("stream --join 127.0.0.1:\(hostPort) --secret '\(Self.secret)' --name joiner --linger 1",
                                        input: directory.appendingPathComponent("joiner.stream").path, in: directory)
@@ -173,10 +179,7 @@ struct ViewObserverTests {
         let view = try TestProcess([planekit, "view", "--join", "127.0.0.1:\(hostPort)", "--secret", Self.secret,
                                     "--name", "observer", "--listen", "127.0.0.1:0"], directory: directory)
         defer { view.stop() }
-        #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
-        let viewPort = try #require(Self.port(after: "view at http://127.0.0.1:", in: view.errorOutput), "\(view.errorOutput)")
-        let client = try RawWebSocket(port: viewPort, timeout: 30)
-        try client.handshake()
+        let client = try Self.client(of: view)
 
         // The host dies without a word: the observer rejoins Anna and says so.
         kill(host.processIdentifier, SIGKILL)
