@@ -23,10 +23,7 @@ enum DatagramSeal {
     /// `bodyLength` bytes; `nil` when it is not one (wrong size, version or kind) or fails authentication.
     static func open(_ bytes: [UInt8], kind: UInt8, bodyLength: Int, with key: SymmetricKey) -> (sender: UInt16, sequence: UInt64, body: [UInt8])? {
         let length = headerLength + bodyLength + tagLength
-        guard bytes.count == length, bytes[0] == ShareLimits.version, bytes[1] == kind else { return nil }
-        let sender = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        var sequence: UInt64 = 0
-        for k in 4..<headerLength { sequence = sequence << 8 | UInt64(bytes[k]) }
+        guard bytes.count == length, let (found, sender, sequence) = header(of: bytes), found == kind else { return nil }
         do {
             let box = try ChaChaPoly.SealedBox(nonce: try nonce(kind: kind, sender: sender, sequence: sequence),
                                                ciphertext: bytes[headerLength..<length - tagLength], tag: bytes[(length - tagLength)...])
@@ -34,6 +31,15 @@ enum DatagramSeal {
         } catch {
             return nil
         }
+    }
+
+    /// The kind, sender and sequence number of a datagram's header, unauthenticated; `nil` when
+    /// it is too short or of another version.
+    static func header(of bytes: [UInt8]) -> (kind: UInt8, sender: UInt16, sequence: UInt64)? {
+        guard bytes.count >= headerLength, bytes[0] == ShareLimits.version else { return nil }
+        var sequence: UInt64 = 0
+        for k in 4..<headerLength { sequence = sequence << 8 | UInt64(bytes[k]) }
+        return (bytes[1], UInt16(bytes[2]) << 8 | UInt16(bytes[3]), sequence)
     }
 
     /// The kind byte of a datagram, unauthenticated (for choosing how to open it).

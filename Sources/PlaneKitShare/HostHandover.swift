@@ -55,31 +55,39 @@ final class HostHandover {
     /// successor that did not answer. Returns the new node and the new host's entry.
     func succeed(_ old: ShareJoiner, highestPeer: UInt16, warn: (String) -> Void) -> (node: ShareLink.Node, host: PeerEntry) {
         old.close()
-        var candidates = successors.filter { $0.entry.id != old.host.id }
-        if !candidates.contains(where: { $0.entry.id == old.me.id }) { candidates.append(Successor(entry: old.me, address: "", port: 0)) }
-        candidates.sort { $0.entry.id < $1.entry.id }
-        let deadline = ContinuousClock.now + .seconds(Self.seconds)
-        for candidate in candidates where candidate.entry.id != old.me.id {
-            // Peers before this one in the order: the earliest that answers is the host.
-            guard candidate.entry.id < old.me.id else { break }
+        // Peers before this one in the order: the earliest that answers is the host.
+        let earlier = successors.filter { $0.entry.id != old.host.id && $0.entry.id < old.me.id }.sorted { $0.entry.id < $1.entry.id }
+        if let (joiner, host) = Self.rejoin(earlier, as: old, role: .device, credentials: credentials, warn: warn) {
+            joiner.send(.standby(port: UInt16(standby.port)))
+            return (.joiner(joiner), host)
+        }
+        return (.host(promote(highestPeer: highestPeer)), old.me)
+    }
+
+    /// Rejoins the first of `candidates` (in their order) that answers within ``seconds`` in
+    /// all, as `old`'s peer in `role` (its number kept, no map): the new connection and the new
+    /// host's entry, or `nil` when none answered. `warn` gets a line for each that did not.
+    static func rejoin(_ candidates: [Successor], as old: ShareJoiner, role: PeerRole, credentials: SpaceCredentials,
+                       warn: (String) -> Void) -> (joiner: ShareJoiner, host: PeerEntry)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        for candidate in candidates {
             let left = deadline - ContinuousClock.now
             guard left > .zero else {
-                warn("share: no successor answered within \(Self.seconds) s; this peer takes over the space")
-                break
+                warn("share: no successor answered within \(seconds) s")
+                return nil
             }
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18
             do {
                 let joiner = try ShareJoiner(
                     address: ListenAddress(host: candidate.address, port: Int(candidate.port)), credentials: credentials,
-                    name: old.me.name, inbox: old.inbox, progress: { _, _ in }, timeout: seconds,
+                    name: old.me.name, role: role, inbox: old.inbox, progress: { _, _ in },
+                    timeout: Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18,
                     rejoining: ShareJoiner.Rejoin(me: old.me, host: candidate.entry, map: old.map, mapBytes: old.mapBytes))
-                joiner.send(.standby(port: UInt16(standby.port)))
-                return (.joiner(joiner), candidate.entry)
+                return (joiner, candidate.entry)
             } catch {
                 warn("share: \(candidate.entry.name) (\(candidate.address):\(candidate.port)) did not take over: \(error)")
             }
         }
-        return (.host(promote(highestPeer: highestPeer)), old.me)
+        return nil
     }
 
     /// This peer takes over: its standby listener becomes the space's host, numbering new peers
@@ -108,24 +116,23 @@ extension ShareJoiner {
 }
 
 extension ShareHost {
-    /// A `rejoin` from `channel`: a peer of the space back after a hand-over, with its number.
-    /// Let in (welcome sent, no map, the stream told) unless the number or name is taken or the
-    /// space is full. A standby listener that has not taken over yet lets it in too: the peer
-    /// saw the host go, and this peer will see it as well.
-    func rejoin(name: String, peer: UInt16, channel: Channel) -> UInt16? {
+    /// A `rejoin` from `channel`: a peer of the space back after a hand-over, with its number
+    /// and role. Let in (welcome and succession sent, no map, the stream told) unless the number
+    /// or name is taken or the space is full. A standby listener that has not taken over yet
+    /// lets it in too: the peer saw the host go, and this peer will see it as well.
+    func rejoin(name: String, peer: UInt16, role: PeerRole, channel: Channel) -> UInt16? {
         let outcome: Result<[PeerEntry], ShareError> = state.withLock { s in
             if peer == me.id || peer == UInt16.max || s.peers[peer] != nil {
                 return .failure(.refused("peer number \(peer) is taken in this space"))
             }
-            // Only device peers (streams) follow a hand-over.
-            return admit(PeerEntry(id: peer, name: name), role: .device, channel: channel, into: &s).map { others in
+            return admit(PeerEntry(id: peer, name: name), role: role, channel: channel, into: &s).map { others in
                 s.nextPeer = max(s.nextPeer, peer + 1)
                 return others
             }
         }
         switch outcome {
         case .success(let others):
-            channel.send(.welcome(peer: peer, host: me.name, poseKey: poseKeyBytes, peers: others))
+            welcome(PeerEntry(id: peer, name: name), others: others, on: channel)
             inbox.post(.rejoined(PeerEntry(id: peer, name: name)))
             return peer
         case .failure(let error):
@@ -148,8 +155,12 @@ extension ShareHost {
 
     /// Sends every peer the order of succession.
     func broadcastSuccession() {
-        let successors = state.withLock { $0.successors.values.sorted { $0.entry.id < $1.entry.id } }
-        broadcast(.succession(successors))
+        broadcast(.succession(successorsInOrder))
+    }
+
+    /// The order of succession: the peers with a standby listener, by number.
+    var successorsInOrder: [Successor] {
+        state.withLock { $0.successors.values.sorted { $0.entry.id < $1.entry.id } }
     }
 }
 
@@ -167,9 +178,10 @@ extension ShareWire {
                 w.string(s.address)
                 w.u16(s.port)
             }
-        case .rejoin(let name, let peer):
+        case .rejoin(let name, let peer, let role):
             w.string(name)
             w.u16(peer)
+            w.u8(role.rawValue)
         default:
             break
         }
@@ -190,7 +202,8 @@ extension ShareWire {
             }
             return .succession(successors)
         default:
-            return .rejoin(name: try name(&r, "the peer's name"), peer: try r.u16("the peer number"))
+            let peerName = try name(&r, "the peer's name"), peer = try r.u16("the peer number")
+            return .rejoin(name: peerName, peer: peer, role: try role(&r))
         }
     }
 

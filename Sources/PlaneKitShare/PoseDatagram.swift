@@ -8,6 +8,8 @@ import PlaneKitTracking
 /// Layout: ``DatagramSeal``'s header with kind 1, then the sealed body (timestamp f64 and the
 /// 16 floats of the column-major transform, little-endian) and the 16-byte tag.
 public struct PoseDatagram: Sendable, Equatable {
+    /// The datagram kind in the header.
+    static let kind: UInt8 = 1
     /// The sender's peer number.
     public var sender: UInt16
     /// The sender's sequence number (counts up from 1).
@@ -35,7 +37,7 @@ public struct PoseDatagram: Sendable, Equatable {
         var body = MapByteWriter()
         body.f64(timestamp)
         for x in transform.columnMajor { body.f32(x) }
-        return try DatagramSeal.seal(kind: 1, sender: sender, sequence: sequence, body: body.bytes, with: key)
+        return try DatagramSeal.seal(kind: Self.kind, sender: sender, sequence: sequence, body: body.bytes, with: key)
     }
 
     /// What can be wrong with a datagram.
@@ -48,7 +50,7 @@ public struct PoseDatagram: Sendable, Equatable {
 
     /// Opens a datagram: checks its header, authenticates it and validates the pose.
     public static func open(_ bytes: [UInt8], with key: SymmetricKey) throws(Problem) -> PoseDatagram {
-        guard let (sender, sequence, plain) = DatagramSeal.open(bytes, kind: 1, bodyLength: bodyLength, with: key) else {
+        guard let (sender, sequence, plain) = DatagramSeal.open(bytes, kind: kind, bodyLength: bodyLength, with: key) else {
             throw .unauthentic
         }
         var r = MapByteReader(plain)

@@ -7,7 +7,8 @@ import NIOCore
 /// both, and posts the rest to the inbox after `accept` (the host relays it there) agrees.
 /// The first datagram of each kind dropped is also reported (one stderr line and event); the
 /// rest are only counted, so a flood cannot flood the output. On the host, an authentic
-/// ``EndpointDatagram`` (newer than its sender's last) goes to `register` instead.
+/// ``EndpointDatagram`` (newer than its sender's last) goes to `register` instead. Each
+/// datagram posted is noted in `departures`, which lets a departing sender go once its last came.
 final class PoseReceiver: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
@@ -15,15 +16,17 @@ final class PoseReceiver: ChannelInboundHandler {
     private let inbox: ShareInbox
     private let accept: @Sendable (ByteBuffer, UInt16, SocketAddress) -> Bool
     private let register: (@Sendable (UInt16, SocketAddress) -> Void)?
+    private let departures: DepartingPeers
     private var replay = ReplayGuard()
     private var registrations = ReplayGuard()
     private var reportedTampered = false
     private var reportedStale = false
 
-    init(key: SymmetricKey, inbox: ShareInbox, register: (@Sendable (UInt16, SocketAddress) -> Void)? = nil,
+    init(key: SymmetricKey, inbox: ShareInbox, departures: DepartingPeers, register: (@Sendable (UInt16, SocketAddress) -> Void)? = nil,
          accept: @escaping @Sendable (ByteBuffer, UInt16, SocketAddress) -> Bool) {
         self.key = key
         self.inbox = inbox
+        self.departures = departures
         self.register = register
         self.accept = accept
     }
@@ -59,6 +62,7 @@ final class PoseReceiver: ChannelInboundHandler {
         guard accept(envelope.data, sender, envelope.remoteAddress) else { return }
         if let pose { inbox.post(pose) }
         if let attitude { inbox.post(attitude) }
+        departures.saw(sender, kind: pose == nil ? AttitudeDatagram.kind : PoseDatagram.kind, sequence: sequence)
     }
 
     private func tampered(_ who: String) {

@@ -27,7 +27,7 @@ public enum ShareError: Error, Sendable, CustomStringConvertible {
 /// The protocol's limits (docs/protocol.md): anything beyond them is refused, before it costs memory.
 public enum ShareLimits {
     /// The protocol version every message and datagram carries.
-    public static let version: UInt8 = 2
+    public static let version: UInt8 = 3
     /// The longest message on the reliable channel, its header included (bytes).
     public static let maximumMessage = 1 << 20
     /// The size of the world map's chunks (bytes).

@@ -16,6 +16,10 @@ final class ShareHost: Sendable {
     let inbox: ShareInbox
     let poseKey: SymmetricKey
     let poseKeyBytes: [UInt8]
+    /// Peers that said goodbye, until their last datagrams came (or the grace period passed).
+    let departures: DepartingPeers
+    /// The host's own newest pose, for its goodbye.
+    private let sent = SentDatagrams()
     private let group: MultiThreadedEventLoopGroup
     let state = Mutex(State())
     /// Set once both sockets are bound.
@@ -40,12 +44,15 @@ final class ShareHost: Sendable {
 
     /// Binds the TLS listener and the UDP socket to `address` and starts serving. With
     /// `standby` (a joiner's entry and the space's pose key) it is that joiner's standby
-    /// listener: inactive until it takes over (``HostHandover``).
+    /// listener: inactive until it takes over (``HostHandover``). A peer that says goodbye stays
+    /// in the space at most `grace` for its last datagrams (``DepartingPeers``).
     init(address: ListenAddress, credentials: SpaceCredentials, name: String, maxPeers: Int, inbox: ShareInbox,
-         standby: (me: PeerEntry, key: SymmetricKey)? = nil) throws {
+         standby: (me: PeerEntry, key: SymmetricKey)? = nil, grace: TimeAmount = DepartingPeers.grace) throws {
         me = standby?.me ?? PeerEntry(id: 0, name: name)
         self.maxPeers = maxPeers
         self.inbox = inbox
+        let departures = DepartingPeers(grace: grace)
+        self.departures = departures
         let key = standby?.key ?? SymmetricKey(size: .bits256)
         poseKey = key
         poseKeyBytes = key.withUnsafeBytes { Array($0) }
@@ -70,7 +77,7 @@ final class ShareHost: Sendable {
             let udp = try DatagramBootstrap(group: group)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let receiver = PoseReceiver(key: key, inbox: inbox, register: { sender, address in
+                        let receiver = PoseReceiver(key: key, inbox: inbox, departures: departures, register: { sender, address in
                             hostBox.value?.register(sender, at: address)
                         }) { datagram, sender, address in
                             hostBox.value?.relay(datagram, from: sender, at: address) ?? false
@@ -101,7 +108,7 @@ final class ShareHost: Sendable {
         }
         switch outcome {
         case .success(let (entry, others)):
-            channel.send(.welcome(peer: entry.id, host: me.name, poseKey: poseKeyBytes, peers: others))
+            welcome(entry, others: others, on: channel)
             inbox.post(.admitted(entry))
             return entry.id
         case .failure(let error):
@@ -125,6 +132,14 @@ final class ShareHost: Sendable {
         return .success(others)
     }
 
+    /// Lets `entry` in on `channel`: its `welcome` (`others`: the peers already in), then at once
+    /// the order of succession, so that no admitted peer lacks it if this host goes before
+    /// anything else is sent.
+    func welcome(_ entry: PeerEntry, others: [PeerEntry], on channel: Channel) {
+        channel.send(.welcome(peer: entry.id, host: me.name, poseKey: poseKeyBytes, peers: others))
+        channel.send(.succession(successorsInOrder))
+    }
+
     /// Refuses `name`'s connection: a `refuse` message, the close, a count and an event.
     func refuse(_ name: String, on channel: Channel, _ error: ShareError) {
         if case .refused(let reason) = error { channel.send(.refuse(reason: reason)) }
@@ -133,7 +148,7 @@ final class ShareHost: Sendable {
         inbox.post(.refused(who: name, reason: "\(error)"))
     }
 
-    /// Peer `id`'s connection closed or was dropped.
+    /// Peer `id`'s connection closed or was dropped (or it said goodbye and its last datagrams came).
     func left(_ id: UInt16, reason: String) {
         let name: String? = state.withLock { s in
             s.endpoints[id] = nil
@@ -141,10 +156,17 @@ final class ShareHost: Sendable {
             s.successors[id] = nil
             return s.peers.removeValue(forKey: id)?.name
         }
+        let last = departures.forget(id)
         if let name {
-            inbox.post(.left(PeerEntry(id: id, name: name), reason: reason))
+            inbox.post(.left(PeerEntry(id: id, name: name), reason: reason, last: last))
             broadcastSuccession()
         }
+    }
+
+    /// Peer `id` said goodbye after the datagrams `last`: it stays in the space (its datagrams
+    /// accepted and relayed) until they came or the grace period passed, then leaves.
+    func depart(_ id: UInt16, after last: [LastDatagram], on loop: EventLoop) {
+        departures.depart(id, after: last, on: loop) { [self] in left(id, reason: "left") }
     }
 
     /// Sends `message` to peer `id` (if still connected).
@@ -152,11 +174,16 @@ final class ShareHost: Sendable {
         state.withLock { $0.peers[id]?.channel }?.send(message)
     }
 
-    /// Sends `message` to every peer but `except`; pointers get only the goodbye (they have no
-    /// world to keep in step).
+    /// Sends `message` to every peer but `except`; pointers get only the goodbye and the order
+    /// of succession (they have no world to keep in step, but follow a hand-over).
     func broadcast(_ message: ShareMessage, except: UInt16? = nil) {
+        let forPointers: Bool
+        switch message {
+        case .bye, .succession: forPointers = true
+        default: forPointers = false
+        }
         let targets = state.withLock { s in
-            s.peers.filter { $0.key != except && (s.roles[$0.key] != .pointer || message == .bye) }.map(\.value.channel)
+            s.peers.filter { $0.key != except && (s.roles[$0.key] != .pointer || forPointers) }.map(\.value.channel)
         }
         for channel in targets { channel.send(message) }
     }
@@ -206,6 +233,7 @@ final class ShareHost: Sendable {
 
     /// Sends the host's own sealed pose to every peer whose endpoint is known.
     func sendPose(_ sealed: [UInt8]) {
+        sent.note(sealed)
         let targets = state.withLock { Array($0.endpoints.values) }
         guard !targets.isEmpty, let udp = channels.withLock({ $0.udp }) else { return }
         var buffer = udp.allocator.buffer(capacity: sealed.count)
@@ -228,7 +256,7 @@ final class ShareHost: Sendable {
 
     /// Says goodbye to every peer and stops the event loop.
     func close() {
-        broadcast(.bye)
+        broadcast(.bye(last: sent.last))
         let (tcp, udp) = channels.withLock { $0 }
         let connections = state.withLock { $0.peers.values.map(\.channel) }
         for channel in connections { try? channel.close().wait() }
@@ -278,13 +306,16 @@ final class HostConnectionHandler: ChannelInboundHandler {
                 drop(context, host, reason: "a peer in the \(host.role(of: id)) role sent an object change")
             case (.object(let object), let id?):
                 host.inbox.post(.object(object, from: id))
-            case (.rejoin(let name, let number), nil):
-                peer = host.rejoin(name: name, peer: number, channel: context.channel)
+            case (.rejoin(let name, let number, let role), nil):
+                peer = host.rejoin(name: name, peer: number, role: role, channel: context.channel)
                 if peer == nil { closing = true }
             case (.standby(let port), let id?):
                 host.standby(id, address: context.channel.remoteAddress?.ipAddress, port: port)
-            case (.bye, _):
+            case (.bye(let last), _):
                 closing = true
+                // It leaves once its last datagrams came (they may be behind the goodbye).
+                if let id = peer { host.depart(id, after: last, on: context.eventLoop) }
+                peer = nil
                 context.close(promise: nil)
             default:
                 drop(context, host, reason: "unexpected message of type \(message.type)")

@@ -9,8 +9,9 @@ enum ShareInput: Sendable {
     case admitted(PeerEntry)
     /// A peer came in (joiner: as the host announced it).
     case joined(PeerEntry)
-    /// A peer left, was dropped, or (joiner) the host went away.
-    case left(PeerEntry, reason: String)
+    /// A peer left, was dropped, or (joiner) the host went away; on the host, after the newest
+    /// datagrams of it that it relayed (its `peerLeft` says so).
+    case left(PeerEntry, reason: String, last: [LastDatagram])
     /// An object's state from peer `from` (the sender of the message).
     case object(SharedObject, from: UInt16)
     /// A pointer's place in the shared world (host: from the pointer; joiner: relayed by the host).

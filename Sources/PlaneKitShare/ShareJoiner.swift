@@ -25,6 +25,8 @@ final class ShareJoiner: Sendable {
     private let udp: Channel
     private let hostAddress: SocketAddress
     let names: PeerNames
+    /// This peer's newest pose or attitude, for its goodbye.
+    private let sent = SentDatagrams()
 
     /// What the connection handler has gathered before the map is complete.
     struct Welcome: Sendable {
@@ -51,6 +53,8 @@ final class ShareJoiner: Sendable {
         let welcome = loop.makePromise(of: Welcome.self)
         let names = PeerNames()
         self.names = names
+        // Peers the host says left (and the host saying goodbye) leave once their last datagrams came.
+        let departures = DepartingPeers()
         do {
             hostAddress = try SocketAddress.makeAddressResolvingHost(address.host, port: address.port)
             tcp = try ClientBootstrap(group: loop)
@@ -62,7 +66,7 @@ final class ShareJoiner: Sendable {
                         try channel.pipeline.syncOperations.addHandler(tls)
                         try channel.pipeline.syncOperations.addHandler(
                             JoinerConnectionHandler(name: name, role: role, welcome: welcome, inbox: inbox, names: names,
-                                                    progress: progress, rejoining: rejoining))
+                                                    departures: departures, progress: progress, rejoining: rejoining))
                     }
                 }
                 .connect(to: hostAddress).wait()
@@ -88,7 +92,7 @@ final class ShareJoiner: Sendable {
             udp = try DatagramBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(PoseReceiver(key: key, inbox: inbox) { _, _, _ in true })
+                        try channel.pipeline.syncOperations.addHandler(PoseReceiver(key: key, inbox: inbox, departures: departures) { _, _, _ in true })
                     }
                 }
                 .bind(host: bindHost, port: 0).wait()
@@ -107,6 +111,7 @@ final class ShareJoiner: Sendable {
     /// Sends this peer's sealed datagram (a pose, a pointer's attitude, or an observer's
     /// ``EndpointDatagram``) to the host, which relays poses and attitudes.
     func sendPose(_ sealed: [UInt8]) {
+        sent.note(sealed)
         var buffer = udp.allocator.buffer(capacity: sealed.count)
         buffer.writeBytes(sealed)
         udp.writeAndFlush(AddressedEnvelope(remoteAddress: hostAddress, data: buffer), promise: nil)
@@ -122,9 +127,9 @@ final class ShareJoiner: Sendable {
     /// The name of peer `id`, if known.
     func name(of id: UInt16) -> String? { names.table.withLock { $0[id] } }
 
-    /// Says goodbye and stops the event loop.
+    /// Says goodbye (after the newest datagrams it sent) and stops the event loop.
     func close() {
-        tcp.send(.bye)
+        tcp.send(.bye(last: sent.last))
         try? tcp.close().wait()
         try? udp.close().wait()
         try? group.syncShutdownGracefully()
@@ -141,6 +146,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private let welcome: EventLoopPromise<ShareJoiner.Welcome>
     private let inbox: ShareInbox
     private let names: PeerNames
+    private let departures: DepartingPeers
     private let progress: @Sendable (Int, Int) -> Void
     private let rejoining: ShareJoiner.Rejoin?
     private var framer = MessageFramer()
@@ -150,7 +156,8 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     private var closing = false
 
     init(name: String, role: PeerRole, welcome: EventLoopPromise<ShareJoiner.Welcome>, inbox: ShareInbox, names: PeerNames,
-         progress: @escaping @Sendable (Int, Int) -> Void, rejoining: ShareJoiner.Rejoin?) {
+         departures: DepartingPeers, progress: @escaping @Sendable (Int, Int) -> Void, rejoining: ShareJoiner.Rejoin?) {
+        self.departures = departures
         self.name = name
         self.role = role
         self.rejoining = rejoining
@@ -161,7 +168,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.channel.send(rejoining.map { .rejoin(name: name, peer: $0.me.id) } ?? .hello(name: name, role: role))
+        context.channel.send(rejoining.map { .rejoin(name: name, peer: $0.me.id, role: role) } ?? .hello(name: name, role: role))
         context.fireChannelActive()
     }
 
@@ -216,18 +223,28 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
             inbox.post(.joined(entry))
         case .succession(let successors) where greeted != nil:
             inbox.post(.succession(successors))
-        case .peerLeft(let peer, let reason) where greeted != nil:
-            let name = names.table.withLock { $0[peer] } ?? "peer \(peer)"
-            inbox.post(.left(PeerEntry(id: peer, name: name), reason: reason))
+        case .peerLeft(let peer, let reason, let last) where greeted != nil:
+            let entry = PeerEntry(id: peer, name: names.table.withLock { $0[peer] } ?? "peer \(peer)")
+            let (inbox, departures) = (inbox, departures)
+            // Its last datagrams, which the host relayed before this, may still be on the way.
+            departures.depart(peer, after: last, on: context.eventLoop) {
+                _ = departures.forget(peer)
+                inbox.post(.left(entry, reason: reason, last: []))
+            }
         case .pointerPlacement(let peer, let origin, let forward) where greeted != nil:
             inbox.post(.pointerPlaced(peer: peer, origin: origin, forward: forward))
         case .planeAnchor(let anchor) where greeted != nil:
             inbox.post(.planeAnchor(anchor))
         case .planeAnchorRemoved(let identifier) where greeted != nil:
             inbox.post(.planeAnchorRemoved(identifier))
-        case .bye:
+        case .bye(let last):
             closing = true
-            if let host = greeted?.host { inbox.post(.left(host, reason: "the host closed the space")) }
+            if let host = greeted?.host {
+                let inbox = inbox
+                departures.depart(host.id, after: last, on: context.eventLoop) {
+                    inbox.post(.left(host, reason: "the host closed the space", last: []))
+                }
+            }
             welcome.fail(ShareError.connection("the host closed the space"))
             context.close(promise: nil)
         default:
@@ -243,7 +260,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
         if !closing {
             closing = true
             welcome.fail(ShareError.connection("the host closed the connection before the world map was sent"))
-            if joined, let host = greeted?.host { inbox.post(.left(host, reason: "connection closed")) }
+            if joined, let host = greeted?.host { inbox.post(.left(host, reason: "connection closed", last: [])) }
         }
     }
 
@@ -255,7 +272,7 @@ final class JoinerConnectionHandler: ChannelInboundHandler {
         if joined {
             inbox.count { $0.peersRefused += 1 }
             inbox.post(.refused(who: greeted?.host.name ?? "the host", reason: error.description))
-            if let host = greeted?.host { inbox.post(.left(host, reason: "dropped: \(error.description)")) }
+            if let host = greeted?.host { inbox.post(.left(host, reason: "dropped: \(error.description)", last: [])) }
         }
         context.close(promise: nil)
     }

@@ -248,6 +248,8 @@ public final class ShareLink: StreamPeerLink {
         // left are forgotten only after this call's attitudes.
         var departed: [PeerEntry] = []
         defer { for entry in departed { pointers.forget(entry) } }
+        // The host no longer knows a departed peer's name; its last datagrams still carry it.
+        func sender(_ id: UInt16) -> String { departed.last { $0.id == id }?.name ?? name(of: id) }
         for input in inputs {
             switch input {
             case .admitted(let entry):
@@ -262,9 +264,9 @@ public final class ShareLink: StreamPeerLink {
                 emit(entry.name, .joined)
             case .joined(let entry):
                 emit(entry.name, .joined)
-            case .left(let entry, let reason):
+            case .left(let entry, let reason, let last):
                 if case .host(let host) = node, !formerHosts.contains(entry.id) {
-                    host.broadcast(.peerLeft(peer: entry.id, reason: reason))
+                    host.broadcast(.peerLeft(peer: entry.id, reason: reason, last: last))
                 }
                 departed.append(entry)
                 emit(entry.name, .left(reason: reason))
@@ -276,7 +278,8 @@ public final class ShareLink: StreamPeerLink {
                     joiner.close()
                     hostChanged(to: me.name, after: joiner, emit: emit)
                 }
-                guard case .host(let host) = node else { continue }
+                // A pointer keeps no objects; a device or an observer gets every state this peer holds.
+                guard case .host(let host) = node, host.role(of: entry.id) != .pointer else { continue }
                 for state in objectsInOrder { host.send(.object(state), to: entry.id) }
             case .succession(let successors):
                 handover?.successors = successors
@@ -301,11 +304,12 @@ public final class ShareLink: StreamPeerLink {
         }
         guard processor.isInMapWorld else { return }
         for pose in poses where pose.sender != me.id {
-            emit(name(of: pose.sender), .participant(pose.transform))
+            emit(sender(pose.sender), .participant(pose.transform))
         }
         for attitude in inbox.takeAttitudes() {
-            guard let cast = pointers.cast(attitude, name: name(of: attitude.sender), session: processor.session) else { continue }
-            emit(name(of: attitude.sender), .pointer(origin: cast.ray.origin, direction: cast.ray.direction, hits: cast.hits))
+            let who = sender(attitude.sender)
+            guard let cast = pointers.cast(attitude, name: who, session: processor.session) else { continue }
+            emit(who, .pointer(origin: cast.ray.origin, direction: cast.ray.direction, hits: cast.hits))
         }
     }
 

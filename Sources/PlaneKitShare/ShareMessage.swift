@@ -31,10 +31,11 @@ public enum ShareMessage: Sendable, Equatable {
     case object(SharedObject)
     /// Host → joiners: a peer came in.
     case peerJoined(PeerEntry)
-    /// Host → joiners: a peer left, and why.
-    case peerLeft(peer: UInt16, reason: String)
-    /// Either way: the sender is leaving.
-    case bye
+    /// Host → joiners: a peer left, and why, after the newest datagrams of it the host relayed
+    /// (a receiver waits a moment for them: ``DepartingPeers``).
+    case peerLeft(peer: UInt16, reason: String, last: [LastDatagram])
+    /// Either way: the sender is leaving, after the newest datagrams it sent (per kind).
+    case bye(last: [LastDatagram])
     /// Pointer → host (`peer` ignored, the host knows who sent it), then host → devices: where
     /// pointer `peer` stands in the shared world and the heading its first attitude aims along.
     case pointerPlacement(peer: UInt16, origin: SIMD3<Float>, forward: SIMD3<Float>)
@@ -46,8 +47,8 @@ public enum ShareMessage: Sendable, Equatable {
     case standby(port: UInt16)
     /// Host → joiners: the order of succession, every peer that can take over, earliest first.
     case succession([Successor])
-    /// Joiner → its new host, first (instead of `hello`) after a hand-over: back in as `peer`.
-    case rejoin(name: String, peer: UInt16)
+    /// Joiner → its new host, first (instead of `hello`) after a hand-over: back in as `peer`, in `role`.
+    case rejoin(name: String, peer: UInt16, role: PeerRole)
 
     /// The type byte.
     var type: UInt8 {
@@ -111,11 +112,12 @@ public enum ShareWire {
         case .peerJoined(let entry):
             w.u16(entry.id)
             w.string(entry.name)
-        case .peerLeft(let peer, let reason):
+        case .peerLeft(let peer, let reason, let last):
             w.u16(peer)
             w.string(reason)
-        case .bye:
-            break
+            Self.write(last, into: &w)
+        case .bye(let last):
+            Self.write(last, into: &w)
         case .pointerPlacement(let peer, let origin, let forward):
             w.u16(peer)
             w.vector(origin)
@@ -154,9 +156,7 @@ public enum ShareWire {
             switch type {
             case 1:
                 let peerName = try name(&r, "the peer's name")
-                let code = try r.u8("the peer's role")
-                guard let role = PeerRole(rawValue: code) else { throw ShareError.malformed("peer role \(code) is unknown") }
-                message = .hello(name: peerName, role: role)
+                message = .hello(name: peerName, role: try role(&r))
             case 2:
                 let peer = try r.u16("the peer number")
                 let host = try name(&r, "the host's name")
@@ -181,9 +181,9 @@ public enum ShareWire {
             case 6:
                 message = .peerJoined(PeerEntry(id: try r.u16("the peer number"), name: try name(&r, "the peer's name")))
             case 7:
-                message = .peerLeft(peer: try r.u16("the peer number"), reason: try r.string("the reason"))
+                message = .peerLeft(peer: try r.u16("the peer number"), reason: try r.string("the reason"), last: try lastDatagrams(&r))
             case 8:
-                message = .bye
+                message = .bye(last: try lastDatagrams(&r))
             case 12:
                 let peer = try r.u16("the pointer's number")
                 let origin = try r.vector("the pointer's origin"), forward = try r.vector("the pointer's forward")
@@ -211,12 +211,43 @@ public enum ShareWire {
         }
     }
 
+    /// The newest datagrams a `bye` or `peerLeft` announces: `u8` count, then per kind `u8`
+    /// kind and `u64` sequence number.
+    private static func write(_ last: [LastDatagram], into w: inout MapByteWriter) {
+        w.u8(UInt8(last.count))
+        for mark in last {
+            w.u8(mark.kind)
+            w.u64(mark.sequence)
+        }
+    }
+
+    /// Reads what ``write(_:into:)`` wrote: each kind a pose or an attitude, at most once.
+    private static func lastDatagrams(_ r: inout MapByteReader) throws -> [LastDatagram] {
+        let count = Int(try r.u8("the count of last datagrams"))
+        var last: [LastDatagram] = []
+        for i in 0..<count {
+            let kind = try r.u8("last datagram \(i)'s kind")
+            guard kind == PoseDatagram.kind || kind == AttitudeDatagram.kind, !last.contains(where: { $0.kind == kind }) else {
+                throw ShareError.malformed("last datagram kind \(kind) is not a pose or an attitude, or repeated")
+            }
+            last.append(LastDatagram(kind: kind, sequence: try r.u64("last datagram \(i)'s sequence number")))
+        }
+        return last
+    }
+
     /// `n` bytes as they are (`n` already checked against the bytes left by the count before them).
     private static func raw(_ r: inout MapByteReader, _ n: Int, _ what: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(n)
         for _ in 0..<n { bytes.append(try r.u8(what)) }
         return bytes
+    }
+
+    /// A peer's role (`hello`, `rejoin`).
+    static func role(_ r: inout MapByteReader) throws -> PeerRole {
+        let code = try r.u8("the peer's role")
+        guard let role = PeerRole(rawValue: code) else { throw ShareError.malformed("peer role \(code) is unknown") }
+        return role
     }
 
     /// A peer or object name: non-empty, at most ``ShareLimits/maximumName`` bytes.

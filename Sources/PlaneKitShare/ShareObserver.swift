@@ -11,14 +11,16 @@ import PlaneKitTracking
 /// with `peerJoined` under its name. The host sends poses to where a peer's datagrams come
 /// from; as an observer has no pose to send, ``poll()`` sends an ``EndpointDatagram`` every
 /// second instead (UDP may lose one), which the host takes as the observer's address and relays
-/// to no one.
+/// to no one. When the host goes, the observer rejoins its successor (``HostFollower``), says so
+/// with a `hostChanged` event and goes on watching.
 ///
 /// Objects resolve as at every peer: the state with the higher (version, author) wins, and the
 /// events say `objectAdded` for an object first seen (or back after a removal), `objectMoved`
 /// for a change to one already shown, `objectRemoved` for a removal. Events carry frame 0 (an
 /// observer has no frames of its own) and the seconds since the observer joined.
 public final class ShareObserver {
-    private let joiner: ShareJoiner
+    private var joiner: ShareJoiner
+    private var follower: HostFollower
     private let inbox: ShareInbox
     private let warn: (String) -> Void
     private let joinedAt = ContinuousClock.now
@@ -41,8 +43,10 @@ public final class ShareObserver {
         let inbox = ShareInbox()
         self.inbox = inbox
         self.warn = warn
-        joiner = try ShareJoiner(address: address, credentials: try SpaceCredentials(secret: secret), name: name, role: .observer,
+        let credentials = try SpaceCredentials(secret: secret)
+        joiner = try ShareJoiner(address: address, credentials: credentials, name: name, role: .observer,
                                  inbox: inbox, progress: progress, timeout: timeout)
+        follower = HostFollower(credentials: credentials, role: .observer)
         pointers.startHostAnchors(from: joiner.map)
         sendEndpoint()
     }
@@ -57,8 +61,10 @@ public final class ShareObserver {
     public var peer: (name: String, number: UInt16) { (joiner.me.name, joiner.me.id) }
 
     /// What arrived since the last call, as the stream's events (`peerJoined`, `peerLeft`,
-    /// `participant`, object events with `peer`, `peerRefused`), and whether the host has gone
-    /// (then nothing more comes). Sends the endpoint datagram when it is due. Does not wait.
+    /// `participant`, object events with `peer`, `peerRefused`, `hostChanged`), and whether the
+    /// host has gone and no successor took the observer in (then nothing more comes). Sends the
+    /// endpoint datagram when it is due. Waits only while it rejoins a successor (at most
+    /// ``HostHandover/seconds``).
     public func poll() -> (events: [StreamEvent], hostGone: Bool) {
         let now = ContinuousClock.now
         if lastEndpoint.map({ now - $0 >= Self.endpointInterval }) ?? true { sendEndpoint() }
@@ -71,13 +77,23 @@ public final class ShareObserver {
         }
         for input in inputs {
             switch input {
-            case .admitted, .rejoined, .succession:
-                continue  // a host's inputs, and the hand-over's order (an observer leaves with the host)
+            case .admitted, .rejoined:
+                continue  // a host's inputs
+            case .succession(let successors):
+                follower.successors = successors
             case .joined(let entry):
                 emit(entry.name, .joined)
-            case .left(let entry, let reason):
-                if entry.id == joiner.host.id { hostGone = true }
+            case .left(let entry, let reason, _):
                 emit(entry.name, .left(reason: reason))
+                guard entry.id == joiner.host.id else { continue }
+                guard let (next, host) = follower.follow(joiner, warn: warn) else {
+                    hostGone = true
+                    continue
+                }
+                joiner = next
+                emit(host.name, .hostChanged)
+                // The new host sends the space's poses where this observer says.
+                sendEndpoint()
             case .object(let state, _):
                 if let change = take(state, timestamp: timestamp) { emit(state.author, .object(change)) }
             case .refused(let who, let reason):

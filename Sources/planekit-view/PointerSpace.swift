@@ -13,7 +13,7 @@ final class PointerSpace: PointerSession {
         do {
             let address = try SharedSpace.address(of: request.space, command: "pointer")
             link = try PointerLink.join(address, secret: request.secret, name: request.name, origin: request.origin,
-                                        forward: request.forward)
+                                        forward: request.forward, warn: { Diagnostics.warn($0) })
             Diagnostics.warn("pointer: joined \(link.peer.host)'s space at \(address) as \(request.name) (peer \(link.peer.number))")
         } catch {
             Diagnostics.warn("pointer: \(request.space.failure): \(error)")

@@ -85,4 +85,55 @@ struct HostHandoverTests {
         #expect(participants(annaEvents, from: "bert") > 0)
         #expect(participants(bertEvents, from: "anna") > 0)
     }
+
+    @Test func aPointerFollowsTheHandOverAndKeepsPointing() throws {
+        let directory = try SharedSpaceTests.directory("pointer-handover")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (host, port) = try SharedSpaceTests.host(frames: 30, taps: 0, in: directory)
+        defer { host.interrupt(signal: SIGKILL); host.wait(seconds: 10) }
+        let anna = try SpaceProcess(
+            "\"$PK\" synth --seed 10 --frames 30 | exec \"$PK\" stream --join 127.0.0.1:\(port) --secret '\(SharedSpaceTests.secret)' --name anna --linger 60",
+            name: "anna", in: directory)
+        defer { anna.interrupt(); anna.wait(seconds: 30) }
+        #expect(anna.waitForEvent(seconds: 60) { $0["event"] as? String == "relocalized" }, "\(anna.errorText)")
+
+        // 30 attitudes, a pause until the gate opens (at most 90 s), 30 more (the last one level,
+        // the others 30° down): at 60 Hz, as a phone sends them, then the goodbye at once.
+        let records = PointerSpaceTests.attitudes(pitch: -30, count: 59, from: 100) + PointerSpaceTests.attitudes(pitch: 0, count: 1, from: 101)
+        let first = directory.appendingPathComponent("attitudes.1"), rest = directory.appendingPathComponent("attitudes.2")
+        try (records[..<30].joined(separator: "\n") + "\n").write(to: first, atomically: true, encoding: .utf8)
+        try (records[30...].joined(separator: "\n") + "\n").write(to: rest, atomically: true, encoding: .utf8)
+        let gate = directory.appendingPathComponent("go")
+        let pointer = try SpaceProcess(
+            "{ cat '\(first.path)'; i=0; while [ ! -e '\(gate.path)' ] && [ $i -lt 1800 ]; do sleep 0.05; i=$((i+1)); done; cat '\(rest.path)'; }"
+                + " | exec \"$PK\" pointer --join 127.0.0.1:\(port) --secret '\(SharedSpaceTests.secret)' --name phone --origin 0,1.4,0 --forward 0,0,-1",
+            name: "pointer", in: directory)
+        #expect(anna.waitForEvent(seconds: 30) { $0["event"] as? String == "pointer" && $0["peer"] as? String == "phone" }, "\(pointer.errorText)")
+
+        // The host dies; Anna (the only joiner) takes over, and the pointer, once it sends again, rejoins her.
+        host.interrupt(signal: SIGKILL)
+        #expect(host.wait(seconds: 10) != 0)
+        #expect(anna.waitForEvent(seconds: 30) { $0["event"] as? String == "hostChanged" }, "\(anna.errorText)")
+        #expect(FileManager.default.createFile(atPath: gate.path, contents: nil))
+        #expect(pointer.wait(seconds: 30) == 0, "\(pointer.errorText)")
+        #expect(pointer.errorText.contains("anna hosts the space now"), "\(pointer.errorText)")
+        #expect(pointer.errorText.contains("sent 60 attitudes"), "\(pointer.errorText)")
+
+        // Anna casts the pointer's attitudes after the hand-over, under its name, and sees it leave once.
+        func afterHandOver() -> [[String: Any]] {
+            let events = anna.events
+            guard let changed = events.firstIndex(where: { $0["event"] as? String == "hostChanged" }) else { return [] }
+            return Array(events[changed...])
+        }
+        #expect(anna.waitForEvent(seconds: 10) { $0["event"] as? String == "peerLeft" && $0["peer"] as? String == "phone" })
+        let after = afterHandOver()
+        #expect(after.named("hostChanged").map { $0["peer"] as? String } == ["anna"])
+        let pointed = after.named("pointer").filter { $0["peer"] as? String == "phone" }
+        #expect(!pointed.isEmpty, "no pointer event at anna after the hand-over: \(anna.errorText)")
+        #expect(after.named("peerLeft").filter { $0["peer"] as? String == "phone" }.count == 1)
+        // Its last attitude, sent right before its goodbye, is cast: the last pointer event is level.
+        let last = try #require(pointed.last.flatMap(PointerSpaceTests.ray))
+        #expect(abs(last.direction.y) < 1e-3, "the last cast ray \(last.direction) is not the last (level) attitude's")
+        print("pointer after the hand-over: \(pointed.count) pointer events at anna")
+    }
 }

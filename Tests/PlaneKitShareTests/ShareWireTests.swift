@@ -23,8 +23,13 @@ struct ShareWireTests {
         .mapChunk(total: 10, offset: 4, bytes: [1, 2, 3]),
         .object(object),
         .peerJoined(PeerEntry(id: 2, name: "tablet")),
-        .peerLeft(peer: 2, reason: "left"),
-        .bye,
+        .peerLeft(peer: 2, reason: "left", last: []),
+        .peerLeft(peer: 2, reason: "left", last: [LastDatagram(kind: 2, sequence: 41)]),
+        .bye(last: []),
+        .bye(last: [LastDatagram(kind: 1, sequence: 7), LastDatagram(kind: 2, sequence: 1 << 40)]),
+        .succession([Successor(entry: PeerEntry(id: 1, name: "anna"), address: "127.0.0.1", port: 7401)]),
+        .rejoin(name: "phone", peer: 4, role: .pointer),
+        .rejoin(name: "wall screen", peer: 5, role: .observer),
     ]
 
     /// The body of an encoded message (its length prefix checked and removed).
@@ -58,12 +63,16 @@ struct ShareWireTests {
         #expect(throws: ShareError.self) { try ShareWire.announcedLength((0xFF, 0xFF, 0xFF, 0xFF)) }
         #expect(throws: ShareError.self) { try ShareWire.announcedLength((0, 0x10, 0, 0)) }
         #expect(try ShareWire.announcedLength((0, 0x0F, 0xFF, 0xFC)) == ShareLimits.maximumMessage - 4)
-        var body = try Self.body(.bye)
+        var body = try Self.body(.bye(last: []))
         body[0] = ShareLimits.version + 1
         #expect(throws: ShareError.self) { try ShareWire.decode(body) }
-        body = try Self.body(.bye) + [0]
+        body = try Self.body(.bye(last: [])) + [0]
         #expect(throws: ShareError.self) { try ShareWire.decode(body) }
         #expect(throws: ShareError.self) { try ShareWire.decode([ShareLimits.version, 99]) }
+        // A goodbye's last datagrams: poses and attitudes only, each kind once.
+        #expect(throws: ShareError.self) { try ShareWire.decode([ShareLimits.version, 8, 1, 3] + [UInt8](repeating: 0, count: 8)) }
+        #expect(throws: ShareError.self) { try ShareWire.decode([ShareLimits.version, 8, 2, 1] + [UInt8](repeating: 0, count: 8) + [1] + [UInt8](repeating: 0, count: 8)) }
+        #expect(try ShareWire.decode([ShareLimits.version, 8, 1, 2, 5, 0, 0, 0, 0, 0, 0, 0]) == .bye(last: [LastDatagram(kind: 2, sequence: 5)]))
         // A NaN in the object's transform (first rotation element, after id, version, author, flag, name, size).
         var object = try Self.body(.object(Self.object))
         let at = 2 + 8 + 8 + 2 + "kitchen".utf8.count + 1 + 2 + "chair".utf8.count + 12

@@ -48,6 +48,15 @@ struct ViewObserverTests {
                         environment: ["PK": TestProcess.product("planekit"), "IN": input], directory: directory)
     }
 
+    /// A WebSocket client of `view` (a `view --join` process), once it serves.
+    static func client(of view: TestProcess) throws -> RawWebSocket {
+        #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
+        let viewPort = try #require(port(after: "view at http://127.0.0.1:", in: view.errorOutput), "\(view.errorOutput)")
+        let client = try RawWebSocket(port: viewPort, timeout: 30)
+        try client.handshake()
+        return client
+    }
+
     /// The number after `prefix` in `text`.
     static func port(after prefix: String, in text: String) -> Int? {
         guard let range = text.range(of: prefix) else { return nil }
@@ -97,10 +106,7 @@ struct ViewObserverTests {
         let view = try TestProcess([planekit, "view", "--join", "127.0.0.1:\(hostPort)", "--secret", Self.secret,
                                     "--name", "observer", "--listen", "127.0.0.1:0"], directory: directory)
         defer { view.stop() }
-        #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
-        let viewPort = try #require(Self.port(after: "view at http://127.0.0.1:", in: view.errorOutput), "\(view.errorOutput)")
-        let client = try RawWebSocket(port: viewPort, timeout: 30)
-        try client.handshake()
+        let client = try Self.client(of: view)
 
         let joiner = try Self.planekit("stream --join 127.0.0.1:\(hostPort) --secret '\(Self.secret)' --name joiner --linger 1",
                                        input: directory.appendingPathComponent("joiner.stream").path, in: directory)
@@ -146,5 +152,49 @@ struct ViewObserverTests {
         }
         // The host's object, too (from the map and the object messages).
         #expect(lines.contains { $0["event"] as? String == "objectAdded" && ($0["object"] as? [String: Any])?["identifier"] as? String == "object-1" })
+    }
+
+    @Test func theObserverFollowsAHostHandOver() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("planekit-observer-handover-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let planekit = TestProcess.product("planekit")
+        let walk = directory.appendingPathComponent("walk.stream").path
+        let synth = try TestProcess(["/bin/sh", "-c", "exec \"$PK\" synth --seed 10 --frames 30 > \"$OUT\""],
+                                    environment: ["PK": planekit, "OUT": walk], directory: directory)
+        #expect(synth.waitForExit(timeout: .seconds(60)) == 0)
+
+        let host = try Self.planekit("stream --host 127.0.0.1:0 --secret '\(Self.secret)' --name host --linger 60", input: walk, in: directory)
+        defer { host.stop() }
+        #expect(host.waitForOutput(containing: "hosting a shared space on", timeout: .seconds(60)))
+        let hostPort = try #require(Self.port(after: "hosting a shared space on 127.0.0.1:", in: host.errorOutput), "\(host.errorOutput)")
+        // Anna walks the same room and stays: she is the host's successor.
+        let anna = try Self.planekit("stream --join 127.0.0.1:\(hostPort) --secret '\(Self.secret)' --name anna --linger 60", input: walk, in: directory)
+        defer { anna.stop() }
+        let relocalized = ContinuousClock.now + .seconds(60)
+        while !Self.events(anna.output).contains(where: { $0["event"] as? String == "relocalized" }), anna.isRunning,
+              ContinuousClock.now < relocalized { usleep(20_000) }
+
+        let view = try TestProcess([planekit, "view", "--join", "127.0.0.1:\(hostPort)", "--secret", Self.secret,
+                                    "--name", "observer", "--listen", "127.0.0.1:0"], directory: directory)
+        defer { view.stop() }
+        let client = try Self.client(of: view)
+
+        // The host dies without a word: the observer rejoins Anna and says so.
+        kill(host.processIdentifier, SIGKILL)
+        #expect(host.waitForExit(timeout: .seconds(10)) != 0)
+        var lines: [[String: Any]] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        _ = client.readLines { line in
+            if let event = Self.events(line).first { lines.append(event) }
+            return lines.last?["event"] as? String == "hostChanged" || lines.count >= 100_000 || ContinuousClock.now > deadline
+        }
+        #expect(lines.last?["event"] as? String == "hostChanged")
+        #expect(lines.last?["peer"] as? String == "anna")
+        #expect(lines.contains { $0["event"] as? String == "peerLeft" && $0["peer"] as? String == "host" })
+        #expect(view.waitForOutput(containing: "anna hosts the space now", timeout: .seconds(10)), "\(view.errorOutput)")
+        #expect(view.isRunning)
+        #expect(!view.errorOutput.contains("the host closed the space"), "\(view.errorOutput)")
     }
 }
