@@ -14,10 +14,12 @@ struct BenchShare: ParsableCommand {
         abstract: "Shared spaces on loopback: pose and object-change latency with N peers, and a world map's transfer.",
         discussion: """
             Starts a host and N−1 joiners in one process (real TLS 1.3 connections and sealed UDP \
-            on loopback, each peer on its own event loop), has every peer send its pose --rate \
-            times a second and one joiner change an object as often, and measures: a pose's \
+            on loopback, each peer on its own event loop) and a pointer, has every peer send its \
+            pose --rate times a second, one joiner change an object and the pointer send an \
+            attitude as often, and measures: a pose's \
             latency from sealing to being taken from another peer's inbox (relayed by the host), \
-            an object change's latency to every other peer, and how long a joiner takes to get a \
+            an object change's latency to every other peer, an attitude's latency to every device \
+            peer, and how long a joiner takes to get a \
             world map of --map-mb MB (connect, handshake, transfer, decode). Medians of --runs runs. \
             Runs in planekit-view (the network's executable); planekit hands it over.
             """)
@@ -63,6 +65,7 @@ struct BenchShare: ParsableCommand {
         print("bench share: \(peers) peers, poses and object changes at \(CFormat.string("%g", rate)) Hz for \(CFormat.string("%g", seconds)) s, loopback, medians of \(runs) runs")
         print("  pose latency          ms  p50 \(median(figures.map(\.poseP50)))  p99 \(median(figures.map(\.poseP99)))  (\(figures[0].poses) poses a run)")
         print("  object change latency ms  p50 \(median(figures.map(\.objectP50)))  p99 \(median(figures.map(\.objectP99)))  (\(figures[0].objects) arrivals a run)")
+        print("  pointer attitude      ms  p50 \(median(figures.map(\.pointerP50)))  p99 \(median(figures.map(\.pointerP99)))  (\(figures[0].attitudes) arrivals a run)")
         print("  world map of \(CFormat.string("%.2f", Double(figures[0].mapBytes) / 1e6)) MB: join (connect, TLS, transfer, decode) s  median \(median(figures.map(\.mapSeconds)))")
     }
 }
@@ -73,17 +76,22 @@ public struct ShareBenchFigures: Sendable {
     public var poseP50: Double, poseP99: Double
     /// Object change latency percentiles (ms).
     public var objectP50: Double, objectP99: Double
+    /// Pointer attitude latency percentiles (ms).
+    public var pointerP50: Double, pointerP99: Double
     /// The median time a joiner took to join with the map (s).
     public var mapSeconds: Double
     /// The map's size (bytes).
     public var mapBytes: Int
     /// Poses and object arrivals measured.
     public var poses: Int, objects: Int
+    /// Pointer attitudes measured.
+    public var attitudes: Int
 
     /// Figures from their parts.
-    public init(poseP50: Double, poseP99: Double, objectP50: Double, objectP99: Double, mapSeconds: Double, mapBytes: Int,
-                poses: Int, objects: Int) {
+    public init(poseP50: Double, poseP99: Double, objectP50: Double, objectP99: Double, pointerP50: Double, pointerP99: Double,
+                mapSeconds: Double, mapBytes: Int, poses: Int, objects: Int, attitudes: Int) {
         (self.poseP50, self.poseP99, self.objectP50, self.objectP99) = (poseP50, poseP99, objectP50, objectP99)
-        (self.mapSeconds, self.mapBytes, self.poses, self.objects) = (mapSeconds, mapBytes, poses, objects)
+        (self.pointerP50, self.pointerP99) = (pointerP50, pointerP99)
+        (self.mapSeconds, self.mapBytes, self.poses, self.objects, self.attitudes) = (mapSeconds, mapBytes, poses, objects, attitudes)
     }
 }

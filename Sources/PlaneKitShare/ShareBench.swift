@@ -9,7 +9,9 @@ import Synchronization
 /// event loop, with real TLS connections and sealed UDP — measuring what the goals name:
 /// a pose's latency from sealing at one peer to being taken from the inbox at another (relayed
 /// through the host), an object change's latency from one joiner to every other peer, and the
-/// time a joiner takes to get a world map of about 5 MB (connect, TLS, transfer, decode).
+/// time a joiner takes to get a world map of about 5 MB (connect, TLS, transfer, decode). A
+/// pointer (`planekit pointer`'s link, one more peer) sends an attitude every tick too: its
+/// latency from sealing to being taken by each device peer, where it would be cast.
 ///
 /// Receivers poll their inboxes every 0.2 ms, as a stream takes them between records, so the
 /// latencies include that wait. Poses and changes carry their send time (the bench's clock).
@@ -20,6 +22,9 @@ public enum ShareBench {
         public var poses = LatencyHistogram()
         /// Object change latencies (ms), at every peer but the sender.
         public var objects = LatencyHistogram()
+        /// Pointer attitude latencies (ms), at every device peer (the newest attitude each time
+        /// a peer takes its inbox, as a stream casts only the newest).
+        public var attitudes = LatencyHistogram()
         /// Seconds each joiner took to join with the map.
         public var joins: [Double] = []
         /// The map's size (bytes).
@@ -29,12 +34,14 @@ public enum ShareBench {
     }
 
     /// Runs the space for `seconds` of poses at `rate` per second from every peer, with one object
-    /// change per tick from the first joiner.
+    /// change per tick from the first joiner and one attitude per tick from a pointer.
     public static func run(peers: Int, rate: Double, seconds: Double, mapMegabytes: Double) throws -> Result {
         var result = Result()
-        let credentials = try SpaceCredentials(secret: Array("planekit bench share".utf8))
+        let secret = Array("planekit bench share".utf8)
+        let credentials = try SpaceCredentials(secret: secret)
         let hostInbox = ShareInbox()
-        let host = try ShareHost(address: .loopback(port: 0), credentials: credentials, name: "host", maxPeers: peers, inbox: hostInbox)
+        // The pointer counts as a peer too.
+        let host = try ShareHost(address: .loopback(port: 0), credentials: credentials, name: "host", maxPeers: peers + 1, inbox: hostInbox)
         defer { host.close() }
         // Random points deflate unevenly: size the map once from a first encoding.
         var mapBytes = WorldMapCoding.encode(benchMap(points: Int(mapMegabytes * 1_000_000 / 12)))
@@ -74,6 +81,13 @@ public enum ShareBench {
         let joiners = progress.joined.withLock { $0 }
         guard joiners.count == peers - 1 else { throw ShareError.connection("the bench peers did not join within 120 s") }
         result.joins = joiners.map(\.2)
+        let pointer = try PointerLink.join(.loopback(port: host.port), secret: secret, name: "pointer", origin: .zero,
+                                           forward: SIMD3(0, 0, -1), timeout: 60)
+        defer { pointer.close() }
+        func takeAttitudes(_ inbox: ShareInbox) {
+            let t = now()
+            for attitude in inbox.takeAttitudes() { result.attitudes.add((t - attitude.timestamp) * 1000) }
+        }
 
         // Poses and object changes at `rate` for `seconds`; every inbox polled in between.
         let period = 1 / rate
@@ -93,9 +107,12 @@ public enum ShareBench {
                         .sealed(with: joiner.poseKey))
                 }
                 result.posesSent += peers
+                try pointer.send(AttitudeRecord(orientation: Quaternion(angle: Float(sequence % 60) * .pi / 180, axis: SIMD3(0, 1, 0)),
+                                                timestamp: t))
                 sentAt[sequence] = t
                 joiners[0].0.send(.object(SharedObject(anchor, version: sequence, author: joiners[0].0.me.name, removed: false)))
             }
+            takeAttitudes(hostInbox)
             let (inputs, poses) = hostInbox.take()
             let t = now()
             for pose in poses { result.poses.add((t - pose.timestamp) * 1000) }
@@ -104,6 +121,7 @@ public enum ShareBench {
                 host.broadcast(.object(state), except: from)
                 if let sent = sentAt[state.version] { result.objects.add((t - sent) * 1000) }
             }
+            for (_, inbox, _) in joiners { takeAttitudes(inbox) }
             for (_, inbox, _) in joiners.dropFirst() {
                 let (inputs, poses) = inbox.take()
                 let t = now()

@@ -102,8 +102,9 @@ final class SharedSpace: SharedSpaceSession {
         let joins = r.joins.sorted()
         return ShareBenchFigures(poseP50: r.poses.percentile(0.5) ?? .nan, poseP99: r.poses.percentile(0.99) ?? .nan,
                                  objectP50: r.objects.percentile(0.5) ?? .nan, objectP99: r.objects.percentile(0.99) ?? .nan,
+                                 pointerP50: r.attitudes.percentile(0.5) ?? .nan, pointerP99: r.attitudes.percentile(0.99) ?? .nan,
                                  mapSeconds: joins.isEmpty ? .nan : joins[joins.count / 2], mapBytes: r.mapBytes,
-                                 poses: r.poses.count, objects: r.objects.count)
+                                 poses: r.poses.count, objects: r.objects.count, attitudes: r.attitudes.count)
     }
 }
 
