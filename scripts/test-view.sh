@@ -6,6 +6,10 @@
 # Then `planekit view --map` of the walk's saved map: its snapshot (fetched over HTTP, no browser)
 # must hold the walk's final planes and objects by identifier, its keyframe path and `end`.
 #
+# Then a shared space observed: `planekit stream --host` runs the same walk and lingers, `planekit
+# view --join` observes it, and the same screenshot check runs on the observer's page against the
+# host's events (the planes come from the host's world map and its live anchors).
+#
 # Serves a known generated walk (synth --frames 60 --seed 4 --taps 1) with `planekit view
 # --hold`, loads the page in Debian's headless Chromium (software WebGL: SwiftShader), takes a
 # screenshot and checks its pixels against the stream's events (scripts/check_view_screenshot.py:
@@ -25,9 +29,13 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/test-view.XXXXXX")
 VIEW=
 MAPVIEW=
+HOST=
+OBSERVER=
 cleanup() {
     [ -n "$VIEW" ] && kill "$VIEW" 2>/dev/null || true
     [ -n "$MAPVIEW" ] && kill "$MAPVIEW" 2>/dev/null || true
+    [ -n "$OBSERVER" ] && kill "$OBSERVER" 2>/dev/null || true
+    [ -n "$HOST" ] && kill "$HOST" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -56,28 +64,35 @@ VIEW=$!
 await_log "$WORK/view.log" "input ended" "$VIEW" 120 "planekit view did not finish its input"
 URL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/view.log" | head -n 1)
 
+# screenshot_and_check URL NAME EVENTS: loads URL in headless Chromium, keeps the screenshot as
+# ${TMPDIR:-/tmp}/planekit-NAME-test.png and checks its pixels against EVENTS; fails otherwise.
 # SwiftShader is Chromium's own software GL, so WebGL works with no GPU and no display; root
 # needs --no-sandbox. The virtual time budget lets the page load, fetch the state and draw.
-timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-dev-shm-usage --no-first-run \
-    --use-angle=swiftshader --enable-unsafe-swiftshader --hide-scrollbars --window-size=960,640 \
-    --user-data-dir="$WORK/profile" --virtual-time-budget=10000 \
-    --screenshot="$WORK/view.png" "$URL" > "$WORK/chromium.log" 2>&1 || {
-    echo "test-view: chromium failed:" >&2
-    tail -n 20 "$WORK/chromium.log" >&2
-    exit 1
+screenshot_and_check() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-dev-shm-usage --no-first-run \
+        --use-angle=swiftshader --enable-unsafe-swiftshader --hide-scrollbars --window-size=960,640 \
+        --user-data-dir="$WORK/profile-$2" --virtual-time-budget=10000 \
+        --screenshot="$WORK/$2.png" "$1" > "$WORK/chromium-$2.log" 2>&1 || {
+        echo "test-view: chromium failed on the $2 page:" >&2
+        tail -n 20 "$WORK/chromium-$2.log" >&2
+        exit 1
+    }
+    [ -s "$WORK/$2.png" ] || { echo "test-view: chromium wrote no screenshot of the $2 page" >&2; exit 1; }
+    # Kept for a person to look at, whatever the check says.
+    local kept="${TMPDIR:-/tmp}/planekit-$2-test.png"
+    cp "$WORK/$2.png" "$kept"
+    if ! python3 scripts/check_view_screenshot.py "$WORK/$2.png" "$3"; then
+        echo "test-view: the screenshot is in $kept" >&2
+        exit 1
+    fi
 }
-[ -s "$WORK/view.png" ] || { echo "test-view: chromium wrote no screenshot" >&2; exit 1; }
-# Kept for a person to look at, whatever the check says.
-KEPT="${TMPDIR:-/tmp}/planekit-view-test.png"
-cp "$WORK/view.png" "$KEPT"
-if ! python3 scripts/check_view_screenshot.py "$WORK/view.png" "$WORK/events.ndjson"; then
-    echo "test-view: the screenshot is in $KEPT" >&2
-    exit 1
-fi
+
+screenshot_and_check "$URL" view "$WORK/events.ndjson"
 if [ "${1:-}" = "--update-docs" ]; then
     cp "$WORK/view.png" docs/view.png
     echo "test-view: docs/view.png updated" >&2
 fi
+kill "$VIEW" 2>/dev/null || true
 
 # The walk's saved map, served without a stream: the same planes and objects, and a path.
 timeout 60 "$BIN" view --map "$WORK/room.pkmap" --listen 127.0.0.1:0 2> "$WORK/map.log" &
@@ -104,3 +119,30 @@ print("test-view: map view: %d planes (stream ended with %d), %d objects (%d), %
       % (len(shown), len(planes), len(shown_objects), len(objects), len(path), "ok" if ok else "MISMATCH"), file=sys.stderr)
 sys.exit(0 if ok else 1)
 PY
+kill "$MAPVIEW" 2>/dev/null || true
+
+# The same walk hosted as a shared space (lingering after its input), observed by `view --join`:
+# its page must show the host's planes as the stream's own view does.
+SECRET="planekit test-view"
+timeout 180 "$BIN" stream --host 127.0.0.1:0 --secret "$SECRET" --name host --linger 60 \
+    < "$WORK/walk.stream" > "$WORK/host.ndjson" 2> "$WORK/host.log" &
+HOST=$!
+await_log "$WORK/host.log" "hosting a shared space on" "$HOST" 60 "planekit stream --host did not start"
+PORT=$(sed -n 's/.*hosting a shared space on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/host.log" | head -n 1)
+# The host has streamed the whole walk once its last frame's events are out (the walk's frames
+# come from a file, so that takes seconds); the observer then gets them all with the map.
+for _ in $(seq 600); do
+    [ "$(grep -c '"event":"camera"' "$WORK/host.ndjson" || true)" -ge 60 ] && break
+    kill -0 "$HOST" 2>/dev/null || break
+    sleep 0.1
+done
+timeout 120 "$BIN" view --join "127.0.0.1:$PORT" --secret "$SECRET" --name observer --listen 127.0.0.1:0 \
+    2> "$WORK/observer.log" &
+OBSERVER=$!
+await_log "$WORK/observer.log" "until interrupted" "$OBSERVER" 30 "planekit view --join did not observe the space"
+OBSERVERURL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/observer.log" | head -n 1)
+screenshot_and_check "$OBSERVERURL" observer "$WORK/host.ndjson"
+if [ "${1:-}" = "--update-docs" ]; then
+    cp "$WORK/observer.png" docs/view-observer.png
+    echo "test-view: docs/view-observer.png updated" >&2
+fi
