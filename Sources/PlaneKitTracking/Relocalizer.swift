@@ -44,10 +44,13 @@ public struct Relocalization: Sendable {
 ///    ``Configuration/minimumMatches`` planes matched, the residual under
 ///    ``Configuration/maximumResidual``, at least ``Configuration/minimumInlierFraction`` of the
 ///    frame's sampled points on map surfaces (a map point in the 27 voxels around, 3 cm along its
-///    normal, normals within 25°) and as large a share of at least
-///    ``Configuration/minimumDistinctPoints`` of them off the map's floor, ceiling and wall planes
-///    (furniture or clutter: a bare corner of one box-shaped room looks like a corner of any
-///    other, so the view must hold something that is not the room's shell), at most
+///    normal, normals within 25°); at least ``Configuration/minimumDistinctPoints`` samples of
+///    the session's last frames (``RecentSamples``: one per 2 cm voxel, within 3.5 m of their
+///    camera) off the map's floor, ceiling and wall planes, ``Configuration/minimumDistinctInlierFraction``
+///    of them on map surfaces (furniture or clutter: a bare corner of one box-shaped room looks
+///    like a corner of any other, so the view must hold something that is not the room's shell;
+///    counted over several frames because it leaves the view as the corner that fixes the
+///    registration comes in), at most
 ///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
 ///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
 ///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
@@ -60,10 +63,11 @@ public struct Relocalizer: Sendable {
         public var offsetTolerance: Float = 0.05
         /// Fewest matched planes (a floor and two walls fix the turn and the shift).
         public var minimumMatches = 3
-        /// Fewest of the frame's sampled points off the map's shell (floor, ceiling, walls) —
-        /// furniture, clutter — that must be in view, ``minimumDistinctInlierFraction`` of them on
-        /// the map's surfaces: a bare corner of one box-shaped room looks like a corner of any
-        /// other, so something in the room must be recognised too.
+        /// Fewest samples of the session's recent frames (``RecentSamples/distinct()``) off the
+        /// map's shell (floor, ceiling, walls) — furniture, clutter — that must have been in view,
+        /// ``minimumDistinctInlierFraction`` of them on the map's surfaces: a bare corner of one
+        /// box-shaped room looks like a corner of any other, so something in the room must be
+        /// recognised too.
         public var minimumDistinctPoints = 40
         /// The share of those points that must lie on the map's surfaces: higher than
         /// ``minimumInlierFraction``, since furniture of another room can stand near furniture of
