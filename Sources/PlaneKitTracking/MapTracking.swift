@@ -28,6 +28,8 @@ public struct MapTracking: Sendable {
     /// The previous frame's registration, when it passed: a relocalization needs two frames in a
     /// row that agree (within 1 cm at the camera and 0.5°), so one coincidental fit is not enough.
     private var pending: Relocalization?
+    /// The latest frames' samples while relocalizing: evidence seen a few frames ago still counts.
+    private var recent = RecentSamples()
     /// What the latest registration attempt against the loaded map saw, for logs.
     public private(set) var lastAttempt: RelocalizationAttempt?
 
@@ -48,6 +50,7 @@ public struct MapTracking: Sendable {
         attempts = 0
         pending = nil
         lastAttempt = nil
+        recent.removeAll()
     }
 
     /// After `session` took a frame (`cloud`, camera coordinates): samples it when it is a
@@ -59,7 +62,8 @@ public struct MapTracking: Sendable {
         sampler.add(cloud, pose: pose)
         guard let relocalizer else { return nil }
         attempts += 1
-        let (registration, attempt) = relocalizer.attempt(anchors: session.tracker.tracked, cloud: cloud, pose: pose)
+        recent.add(cloud, pose: pose)
+        let (registration, attempt) = relocalizer.attempt(anchors: session.tracker.tracked, cloud: cloud, pose: pose, recent: recent)
         lastAttempt = attempt
         guard let found = registration else {
             pending = nil
@@ -80,6 +84,7 @@ public struct MapTracking: Sendable {
         }
         sampler = MapPointSampler(keyframes: relocalizer.map.keyframes + sampler.keyframes.map { t * $0 }, points: points)
         self.relocalizer = nil
+        recent.removeAll()
         return (found, events)
     }
 

@@ -41,8 +41,9 @@ public struct RelocalizationAttempt: Sendable, Hashable {
     public var bestResidual: Float?
     /// The largest inlier share among refined hypotheses, `nil` when nothing was refined.
     public var bestInlierFraction: Float?
-    /// Of the frame's sampled points off the room's shell, how many there were and how many lay
-    /// on map surfaces, under the hypothesis with the most such inliers (`0, 0` when none got that far).
+    /// Of the recent frames' distinct samples off the room's shell (``RecentSamples``), how many
+    /// there were and how many lay on map surfaces, under the hypothesis with the most such
+    /// inliers (`0, 0` when none got that far).
     public var distinctPoints = 0, distinctInliers = 0
     /// How far the attempt got.
     public var outcome = Outcome.tooFewPlanes

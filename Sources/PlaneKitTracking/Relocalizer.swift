@@ -44,10 +44,13 @@ public struct Relocalization: Sendable {
 ///    ``Configuration/minimumMatches`` planes matched, the residual under
 ///    ``Configuration/maximumResidual``, at least ``Configuration/minimumInlierFraction`` of the
 ///    frame's sampled points on map surfaces (a map point in the 27 voxels around, 3 cm along its
-///    normal, normals within 25°) and as large a share of at least
-///    ``Configuration/minimumDistinctPoints`` of them off the map's floor, ceiling and wall planes
-///    (furniture or clutter: a bare corner of one box-shaped room looks like a corner of any
-///    other, so the view must hold something that is not the room's shell), at most
+///    normal, normals within 25°); at least ``Configuration/minimumDistinctPoints`` samples of
+///    the session's last frames (``RecentSamples``: one per 2 cm voxel, within 3.5 m of their
+///    camera) off the map's floor, ceiling and wall planes, ``Configuration/minimumDistinctInlierFraction``
+///    of them on map surfaces (furniture or clutter: a bare corner of one box-shaped room looks
+///    like a corner of any other, so the view must hold something that is not the room's shell;
+///    counted over several frames because it leaves the view as the corner that fixes the
+///    registration comes in), at most
 ///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
 ///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
 ///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
@@ -60,10 +63,11 @@ public struct Relocalizer: Sendable {
         public var offsetTolerance: Float = 0.05
         /// Fewest matched planes (a floor and two walls fix the turn and the shift).
         public var minimumMatches = 3
-        /// Fewest of the frame's sampled points off the map's shell (floor, ceiling, walls) —
-        /// furniture, clutter — that must be in view, ``minimumDistinctInlierFraction`` of them on
-        /// the map's surfaces: a bare corner of one box-shaped room looks like a corner of any
-        /// other, so something in the room must be recognised too.
+        /// Fewest samples of the session's recent frames (``RecentSamples/distinct()``) off the
+        /// map's shell (floor, ceiling, walls) — furniture, clutter — that must have been in view,
+        /// ``minimumDistinctInlierFraction`` of them on the map's surfaces: a bare corner of one
+        /// box-shaped room looks like a corner of any other, so something in the room must be
+        /// recognised too.
         public var minimumDistinctPoints = 40
         /// The share of those points that must lie on the map's surfaces: higher than
         /// ``minimumInlierFraction``, since furniture of another room can stand near furniture of
@@ -193,7 +197,20 @@ public struct Relocalizer: Sendable {
     /// ``register(anchors:cloud:pose:)`` with what the attempt saw and where it stopped.
     public func attempt(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform)
         -> (relocalization: Relocalization?, attempt: RelocalizationAttempt) {
+        var recent = RecentSamples(frameLimit: 1)
+        recent.add(cloud, pose: pose)
+        return attempt(anchors: anchors, cloud: cloud, pose: pose, recent: recent)
+    }
+
+    /// ``attempt(anchors:cloud:pose:)`` with the samples of the session's latest frames,
+    /// `recent` (the latest being this one): the inlier share is the latest frame's, the
+    /// furniture and clutter off the map's shell are counted over all of them.
+    public func attempt(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform, recent: RecentSamples)
+        -> (relocalization: Relocalization?, attempt: RelocalizationAttempt) {
         var log = RelocalizationAttempt()
+        let latest = recent.latest
+        // Deduplicated only when a hypothesis gets as far as needing it.
+        var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
         let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
             Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
                     classification: $0.plane.classification)
@@ -214,10 +231,11 @@ public struct Relocalizer: Sendable {
             log.bestResidual = min(log.bestResidual ?? .infinity, residual)
             guard residual <= configuration.maximumResidual else { log.reached(.residual); continue }
             let transform = h.transform
-            let evidence = pointEvidence(cloud: cloud, pose: pose, mapFromSession: transform)
-            let inliers = evidence.inlierFraction
+            let inliers = inlierFraction(of: latest, mapFromSession: transform)
             log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
             guard inliers >= configuration.minimumInlierFraction else { log.reached(.inliers); continue }
+            if window == nil { window = recent.distinct() }
+            let evidence = offShellEvidence(of: window ?? [], mapFromSession: transform)
             if evidence.offShellInliers >= log.distinctInliers {
                 (log.distinctPoints, log.distinctInliers) = (evidence.offShell, evidence.offShellInliers)
             }
@@ -413,32 +431,35 @@ public struct Relocalizer: Sendable {
 
     // MARK: Verification
 
-    /// What the frame's sampled points (every 16th pixel) say of a registration: the share that
-    /// lies on map surfaces, and, of those off the room's shell (more than 5 cm from every floor,
-    /// ceiling and wall plane of the map: furniture, clutter), how many there are and how many lie
-    /// on map surfaces.
-    struct PointEvidence {
-        var inlierFraction: Float = 0
-        var offShell = 0, offShellInliers = 0
+    /// cos 25°: the most two normals of one surface may differ.
+    private static let supportCosine = cos(25 * Float.pi / 180)
+
+    /// `true` when a map point supports the sample `p` with normal `n` (map world): within 3 cm
+    /// along its normal, normals within 25°.
+    private func isSupported(_ p: SIMD3<Float>, _ n: SIMD3<Float>) -> Bool {
+        points.supports(p, normal: n, distance: 0.03, normalCosine: Self.supportCosine)
     }
 
-    /// The point evidence for `mapFromSession`.
-    func pointEvidence(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> PointEvidence {
-        let toMap = mapFromSession * pose
-        let samples = MapPointSampler.samples(of: cloud, stride: 16, reach: 4)
-        var evidence = PointEvidence()
-        guard !samples.isEmpty else { return evidence }
-        let cosine = cos(25 * Float.pi / 180)
+    /// The share of `samples` (session world) that lies on map surfaces under `toMap`.
+    func inlierFraction(of samples: [(point: SIMD3<Float>, normal: SIMD3<Float>)], mapFromSession toMap: Transform) -> Float {
+        guard !samples.isEmpty else { return 0 }
         var inliers = 0
+        for (p, n) in samples where isSupported(toMap.apply(toPoint: p), toMap.apply(toDirection: n)) { inliers += 1 }
+        return Float(inliers) / Float(samples.count)
+    }
+
+    /// Of `samples` (session world) off the room's shell under `toMap` (more than 5 cm from
+    /// every floor, ceiling and wall plane of the map: furniture, clutter), how many there are
+    /// and how many lie on map surfaces.
+    func offShellEvidence(of samples: [(point: SIMD3<Float>, normal: SIMD3<Float>)], mapFromSession toMap: Transform)
+        -> (offShell: Int, offShellInliers: Int) {
+        var evidence = (offShell: 0, offShellInliers: 0)
         for (p, n) in samples {
             let q = toMap.apply(toPoint: p)
-            let supported = points.supports(q, normal: toMap.apply(toDirection: n), distance: 0.03, normalCosine: cosine)
-            if supported { inliers += 1 }
             guard !shellPlanes.contains(where: { abs($0.signedDistance(to: q)) <= 0.05 }) else { continue }
             evidence.offShell += 1
-            if supported { evidence.offShellInliers += 1 }
+            if isSupported(q, toMap.apply(toDirection: n)) { evidence.offShellInliers += 1 }
         }
-        evidence.inlierFraction = Float(inliers) / Float(samples.count)
         return evidence
     }
 

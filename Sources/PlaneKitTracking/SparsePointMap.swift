@@ -31,8 +31,11 @@ public struct SparsePointMap: Sendable {
     public var count: Int { points.count }
 
     /// The voxel holding `p`.
-    @inline(__always) func voxel(of p: SIMD3<Float>) -> SIMD3<Int32> {
-        let q = (p / voxelSize).rounded(.down)
+    @inline(__always) func voxel(of p: SIMD3<Float>) -> SIMD3<Int32> { Self.voxel(of: p, size: voxelSize) }
+
+    /// The voxel of side `size` holding `p` (coordinates clamped far out, so no point traps).
+    @inline(__always) static func voxel(of p: SIMD3<Float>, size: Float) -> SIMD3<Int32> {
+        let q = (p / size).rounded(.down)
         let limit = Float(Int32.max / 2)
         return SIMD3<Int32>(pointwiseMin(pointwiseMax(q, SIMD3(repeating: -limit)), SIMD3(repeating: limit)))
     }

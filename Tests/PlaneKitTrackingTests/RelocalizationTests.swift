@@ -96,12 +96,12 @@ struct RelocalizationTests {
         for trial in relocalized {
             #expect(trial.positionError <= 0.01 && trial.angleError <= 0.5 * .pi / 180)
         }
-        // The goal is 95 % within 10 frames; measured: 8 of these 16 within 10 frames,
-        // 9 within 30 (before the registration took candidate planes and accepted a floor and two
-        // walls with furniture or clutter in view: 4 and 9). The rest look at bare walls and
-        // corners, which any box-shaped room shows alike.
-        #expect(good.count >= 8)
-        #expect(relocalized.count >= 9)
+        // The goal is 95 % within 10 frames; measured: 10 of these 16 within 10 frames,
+        // 12 within 30 (before furniture off the shell counted over the last 10 frames, within
+        // 3.5 m: 8 and 9). The rest never get past the shell checks (below): bare corners, which
+        // any box-shaped room shows alike, or one wall with nothing else to fix the turn.
+        #expect(good.count >= 10)
+        #expect(relocalized.count >= 12)
         // The attempts say why: a view that stays unrelocalized never got past the shell checks.
         for trial in results where trial.frame == nil {
             #expect(trial.attempts.allSatisfy { [.tooFewPlanes, .noHypothesis, .tooFewMatches, .nothingDistinct].contains($0.outcome) })
