@@ -48,6 +48,16 @@ struct ViewObserverTests {
                         environment: ["PK": TestProcess.product("planekit"), "IN": input], directory: directory)
     }
 
+    /// `planekit stream --host` on a loopback port of its choosing, as peer `host`, walking
+    /// `input` and lingering 60 s after it; the process (stop it when done) and its port, once it
+    /// hosts.
+    static func host(walking input: String, in directory: URL) throws -> (process: TestProcess, port: Int) {
+        let host = try planekit("stream --host 127.0.0.1:0 --secret '\(secret)' --name host --linger 60", input: input, in: directory)
+        #expect(host.waitForOutput(containing: "hosting a shared space on", timeout: .seconds(60)))
+        let hostPort = try #require(port(after: "hosting a shared space on 127.0.0.1:", in: host.errorOutput), "\(host.errorOutput)")
+        return (host, hostPort)
+    }
+
     /// A WebSocket client of `view` (a `view --join` process), once it serves.
     static func client(of view: TestProcess) throws -> RawWebSocket {
         #expect(view.waitForOutput(containing: "until interrupted", timeout: .seconds(60)), "\(view.errorOutput)")
@@ -93,11 +103,8 @@ struct ViewObserverTests {
         }
         for walk in walks { #expect(walk.waitForExit(timeout: .seconds(60)) == 0) }
 
-        let host = try Self.planekit("stream --host 127.0.0.1:0 --secret '\(Self.secret)' --name host --linger 60",
-                                     input: directory.appendingPathComponent("host.stream").path, in: directory)
+        let (host, hostPort) = try Self.host(walking: directory.appendingPathComponent("host.stream").path, in: directory)
         defer { host.stop() }
-        #expect(host.waitForOutput(containing: "hosting a shared space on", timeout: .seconds(60)))
-        let hostPort = try #require(Self.port(after: "hosting a shared space on 127.0.0.1:", in: host.errorOutput), "\(host.errorOutput)")
         // The observer comes once the host has walked the room: the map it gets is the whole walk's.
         let walked = ContinuousClock.now + .seconds(60)
         while !Self.events(host.output).contains(where: { $0["event"] as? String == "focus" && $0["frame"] as? Int == 59 }),
@@ -165,10 +172,8 @@ struct ViewObserverTests {
                                     environment: ["PK": planekit, "OUT": walk], directory: directory)
         #expect(synth.waitForExit(timeout: .seconds(60)) == 0)
 
-        let host = try Self.planekit("stream --host 127.0.0.1:0 --secret '\(Self.secret)' --name host --linger 60", input: walk, in: directory)
+        let (host, hostPort) = try Self.host(walking: walk, in: directory)
         defer { host.stop() }
-        #expect(host.waitForOutput(containing: "hosting a shared space on", timeout: .seconds(60)))
-        let hostPort = try #require(Self.port(after: "hosting a shared space on 127.0.0.1:", in: host.errorOutput), "\(host.errorOutput)")
         // Anna walks the same room and stays: she is the host's successor.
         let anna = try Self.planekit("stream --join 127.0.0.1:\(hostPort) --secret '\(Self.secret)' --name anna --linger 60", input: walk, in: directory)
         defer { anna.stop() }
