@@ -58,11 +58,16 @@ await_log() {
     exit 1
 }
 
+# served_url LOG: the page's address a `planekit view` printed to LOG.
+served_url() {
+    sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$1" | head -n 1
+}
+
 timeout 300 "$BIN" view --listen 127.0.0.1:0 --hold < "$WORK/walk.stream" 2> "$WORK/view.log" &
 VIEW=$!
 # The page is loaded once the whole walk is in (at most 120 s).
 await_log "$WORK/view.log" "input ended" "$VIEW" 120 "planekit view did not finish its input"
-URL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/view.log" | head -n 1)
+URL=$(served_url "$WORK/view.log")
 
 # screenshot_and_check URL NAME EVENTS: loads URL in headless Chromium, keeps the screenshot as
 # ${TMPDIR:-/tmp}/planekit-NAME-test.png and checks its pixels against EVENTS; fails otherwise.
@@ -98,7 +103,7 @@ kill "$VIEW" 2>/dev/null || true
 timeout 60 "$BIN" view --map "$WORK/room.pkmap" --listen 127.0.0.1:0 2> "$WORK/map.log" &
 MAPVIEW=$!
 await_log "$WORK/map.log" "until interrupted" "$MAPVIEW" 20 "planekit view --map did not start"
-MAPURL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/map.log" | head -n 1)
+MAPURL=$(served_url "$WORK/map.log")
 python3 - "$MAPURL" "$WORK/events.ndjson" <<'PY'
 import json, sys, urllib.request
 url, events = sys.argv[1], sys.argv[2]
@@ -140,7 +145,7 @@ timeout 120 "$BIN" view --join "127.0.0.1:$PORT" --secret "$SECRET" --name obser
     2> "$WORK/observer.log" &
 OBSERVER=$!
 await_log "$WORK/observer.log" "until interrupted" "$OBSERVER" 30 "planekit view --join did not observe the space"
-OBSERVERURL=$(sed -n 's/.*view at \(http:[^ ]*\).*/\1/p' "$WORK/observer.log" | head -n 1)
+OBSERVERURL=$(served_url "$WORK/observer.log")
 screenshot_and_check "$OBSERVERURL" observer "$WORK/host.ndjson"
 if [ "${1:-}" = "--update-docs" ]; then
     cp "$WORK/observer.png" docs/view-observer.png
