@@ -20,7 +20,7 @@ struct HostFollower {
         old.close()
         let candidates = successors.filter { $0.entry.id != old.host.id }
         guard let next = HostHandover.rejoin(candidates, as: old, role: role, credentials: credentials, warn: warn) else { return nil }
-        warn("share: \(next.host.name) hosts the space now (\(old.host.name) left)")
+        warn(HostHandover.announcement(newHost: next.host.name, oldHost: old.host.name))
         return next
     }
 }

@@ -33,6 +33,11 @@ final class HostHandover {
     /// How long a joiner tries to reach a successor before it takes over itself.
     static let seconds = 10
 
+    /// The stderr line every peer gives when `newHost` took over from `oldHost`.
+    static func announcement(newHost: String, oldHost: String) -> String {
+        "share: \(newHost) hosts the space now (\(oldHost) left)"
+    }
+
     private let credentials: SpaceCredentials
     /// This peer's standby listener (the host it becomes if it takes over).
     let standby: ShareHost

@@ -341,7 +341,7 @@ public final class ShareLink: StreamPeerLink {
     /// peer's own, and one stderr line and a `hostChanged` event say who hosts it.
     private func hostChanged(to newHost: String, after old: ShareJoiner, emit: (String, PeerEvent.Kind) -> Void) {
         formerHosts.insert(old.host.id)
-        warn("share: \(newHost) hosts the space now (\(old.host.name) left)")
+        warn(HostHandover.announcement(newHost: newHost, oldHost: old.host.name))
         emit(newHost, .hostChanged)
     }
 
