@@ -17,7 +17,7 @@ struct AnalysisReport: Encodable {
     let height: Int
     /// Whether the cloud has an image layout.
     let organized: Bool
-    /// Points with finite coordinates.
+    /// Points the detector could use (finite, and in front of the sensor in an organized cloud).
     let validPoints: Int
     /// The up direction used for alignment and classification.
     let up: SIMD3<Float>
@@ -33,7 +33,7 @@ struct AnalysisReport: Encodable {
         width = cloud.width
         height = cloud.height
         organized = cloud.isOrganized
-        validPoints = cloud.finiteCount
+        validPoints = result.validPointCount
         self.up = up
         milliseconds = elapsed.milliseconds
         planes = result.planes

@@ -128,6 +128,11 @@ struct CellGrid {
         }
     }
 
+    /// The frame's valid points (``isValid(_:)``): every pixel is in exactly one cell.
+    var validPointCount: Int {
+        cells.reduce(0) { $0 + Int($1.sums.count) }
+    }
+
     /// Sums the pixels of the rectangle `x0..<x1` × `y0..<y1` and writes their validity flags.
     /// The hot loop: every point of the frame passes here once, four at a time as a
     /// ``PointQuad``. Points without a valid depth (in (0, ∞)) are masked to zero with a bitwise

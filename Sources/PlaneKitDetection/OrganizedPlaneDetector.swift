@@ -213,15 +213,18 @@ public struct OrganizedPlaneDetector: Sendable {
         // The label image first holds the validity flags of the cell pass, then the labels. The
         // cell pass writes every pixel, so the image is not cleared first.
         var refinement: PixelRefinement? = nil
+        var validPointCount = 0
         var labels = ContiguousArray<UInt16>(unsafeUninitializedCapacity: width * height) { out, initialized in
             var grid = CellGrid(points: points, width: width, height: height, configuration: c, validity: out)
+            validPointCount = grid.validPointCount
             let growing = RegionGrowing(grid: &grid, configuration: c)
             refinement = PixelRefinement(points: points, width: width, height: height, grid: grid,
                                          growing: growing, configuration: c, labels: out)
             initialized = width * height
         }
         guard let refinement else {
-            var empty = PlaneDetectionResult(planes: [], labels: labels, width: width, height: height)
+            var empty = PlaneDetectionResult(planes: [], labels: labels, width: width, height: height,
+                                             validPointCount: validPointCount)
             empty.sensorSettings = SensorSettings(of: c)
             return empty
         }
@@ -320,7 +323,8 @@ public struct OrganizedPlaneDetector: Sendable {
             for i in labels.indices { labels[i] = remap[Int(labels[i])] }
         }
         c.classifier.classify(&planes, up: c.up)
-        var result = PlaneDetectionResult(planes: planes, labels: labels, width: width, height: height)
+        var result = PlaneDetectionResult(planes: planes, labels: labels, width: width, height: height,
+                                          validPointCount: validPointCount)
         result.sensorSettings = SensorSettings(of: c)
         return result
     }

@@ -84,6 +84,7 @@ enum PCLPlaneLabelling {
                 }
             }
         }
-        return PlaneDetectionResult(planes: planes, labels: labels, width: cloud.width, height: cloud.height)
+        return PlaneDetectionResult(planes: planes, labels: labels, width: cloud.width, height: cloud.height,
+                                    validPointCount: cloud.finiteCount)
     }
 }

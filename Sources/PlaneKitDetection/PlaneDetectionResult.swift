@@ -12,13 +12,21 @@ public struct PlaneDetectionResult: Sendable {
     /// The noise model, cell size, minimum plane size and merge tolerance the organized detector
     /// used (measured from the frame with ``SensorProfile/auto``); `nil` for an unorganized cloud.
     public var sensorSettings: SensorSettings?
+    /// The points the detector measured. In an organized cloud, those with a depth in (0, ∞) as
+    /// the detector viewed it: for a camera image (a cloud with intrinsics) z in (0, ∞); a grid
+    /// that is not one is moved in front of its origin first, so every finite point counts but
+    /// the exact zeros that mark its holes. In an unorganized cloud, those with finite
+    /// coordinates. Counted during detection, so that a caller reporting it need not read the
+    /// whole cloud again.
+    public var validPointCount: Int
 
     /// A result from its parts; `labels` must have `width × height` entries.
-    public init(planes: [DetectedPlane], labels: ContiguousArray<UInt16>, width: Int, height: Int) {
+    public init(planes: [DetectedPlane], labels: ContiguousArray<UInt16>, width: Int, height: Int, validPointCount: Int) {
         precondition(labels.count == width * height, "labels must cover every point")
         self.planes = planes
         self.labels = labels
         self.width = width
         self.height = height
+        self.validPointCount = validPointCount
     }
 }

@@ -106,7 +106,7 @@ public struct CameraTracker: Sendable {
         if frameCount == 0, gravity == nil {
             var cloud = frame
             cloud.intrinsics = intrinsics
-            floorUp = (try? OrganizedPlaneDetector().detect(in: cloud)).flatMap { CameraTracker.floorNormal(in: $0, cloud: cloud) }
+            floorUp = (try? OrganizedPlaneDetector().detect(in: cloud)).flatMap(CameraTracker.floorNormal(in:))
         }
         return frame.points.withUnsafeBufferPointer { points in
             track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,
@@ -117,8 +117,8 @@ public struct CameraTracker: Sendable {
     /// The floor among a frame's detected planes (camera coordinates): the largest plane facing
     /// up within 40° of the camera's −Y, at least 30 cm below the camera, holding at least a
     /// twentieth of the frame's valid points. Its normal (towards the camera) is up.
-    static func floorNormal(in detection: PlaneDetectionResult, cloud: PointCloud) -> SIMD3<Float>? {
-        let valid = cloud.finiteCount
+    static func floorNormal(in detection: PlaneDetectionResult) -> SIMD3<Float>? {
+        let valid = detection.validPointCount
         let floor = detection.planes.filter { plane in
             let n = plane.normal.y < 0 ? plane.normal : -plane.normal
             return n.y < -0.766 && abs(plane.offset) >= 0.3 && plane.centroid.y > 0 && plane.pointCount * 20 >= valid

@@ -147,6 +147,34 @@ import PlaneKitInput
         #expect(try detector.detect(in: frame.cloud).planes.count == 2)
     }
 
+    @Test func countsTheMeasuredPoints() throws {
+        let holes: [(u: Range<Int>, v: Range<Int>)] = [(100..<180, 50..<130), (0..<640, 238..<243)]
+        let frame = try floorAndWall(noise: .kinect, holes: holes, dropouts: 0.08, seed: 5)
+        var points = frame.cloud.points
+        // Behind the sensor, at infinity, NaN, and a valid depth with an infinite x.
+        for i in stride(from: 3, to: points.count, by: 101) { points[i].z = -points[i].z }
+        for i in stride(from: 5, to: points.count, by: 103) { points[i] = SIMD3(0, 0, .infinity) }
+        for i in stride(from: 7, to: points.count, by: 107) { points[i] = SIMD3(repeating: .nan) }
+        for i in stride(from: 11, to: points.count, by: 109) where points[i].z > 0 { points[i].x = .infinity }
+        // A camera image: a depth in (0, ∞). Holes (5 % of the frame), dropouts (8 %) and the
+        // marked points are out.
+        let camera = try detector.detect(in: PointCloud(width: 640, height: 480, points: points, intrinsics: .kinect()))
+        #expect(camera.validPointCount == points.count { $0.z > 0 && $0.z.isFinite })
+        #expect(camera.validPointCount > 230_000 && camera.validPointCount < 275_000)
+        // Grids that are not a camera's image, with partial last cells: shifted in front of their
+        // origin, so the points behind it count too, and exact zeros (no point) stay holes.
+        for (w, h) in [(640, 480), (633, 471), (37, 5)] {
+            var cropped = ContiguousArray<SIMD3<Float>>()
+            for v in 0..<h { for u in 0..<w { cropped.append(points[v * 640 + u]) } }
+            let result = try detector.detect(in: PointCloud(width: w, height: h, points: cropped))
+            #expect(result.validPointCount == cropped.count { $0.z.isFinite && $0 != .zero }, "\(w)×\(h)")
+        }
+        // Nothing in front of a camera, nothing counted.
+        let behind = try PointCloud(width: 640, height: 480, points: ContiguousArray(repeating: SIMD3(0, 0, -1), count: 640 * 480),
+                                    intrinsics: .kinect())
+        #expect(try detector.detect(in: behind).validPointCount == 0)
+    }
+
     @Test func oddSizesDoNotCrash() throws {
         let frame = try floorAndWall(noise: nil)
         for (w, h) in [(1, 2), (2, 2), (7, 3), (33, 21), (641 - 1, 2)] {

@@ -161,6 +161,7 @@ struct UnorganizedPlaneDetectorTests {
         #expect(result.planes.isEmpty)
         #expect(result.labels.count == 5000)
         #expect(result.labels.allSatisfy { $0 == 0 })
+        #expect(result.validPointCount == 0)
     }
 
     @Test("NaN points among real ones are skipped and unlabelled")
@@ -170,6 +171,7 @@ struct UnorganizedPlaneDetectorTests {
         for i in stride(from: 0, to: points.count, by: 5) { points[i] = SIMD3(.nan, 0, .infinity) }
         let result = try UnorganizedPlaneDetector().detect(in: PointCloud(unorganized: points))
         #expect(result.planes.count == 3)
+        #expect(result.validPointCount == points.count - (points.count + 4) / 5)
         for i in stride(from: 0, to: points.count, by: 5) { #expect(result.labels[i] == 0) }
     }
 
