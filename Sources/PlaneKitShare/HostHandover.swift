@@ -155,7 +155,10 @@ extension ShareHost {
             s.successors[id] = Successor(entry: PeerEntry(id: id, name: peer.name), address: address, port: port)
             return true
         }
-        if known { broadcastSuccession() }
+        if known {
+            broadcastSuccession()
+            releaseWelcomes()
+        }
     }
 
     /// Sends every peer the order of succession.

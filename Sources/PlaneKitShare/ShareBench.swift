@@ -62,7 +62,10 @@ public enum ShareBench {
                     let joiner = try ShareJoiner(address: .loopback(port: host.port), credentials: credentials, name: "peer-\(i)",
                                                  inbox: inbox, progress: { _, _ in }, timeout: 60)
                     let took = (ContinuousClock.now - start).milliseconds / 1000
-                    progress.joined.withLock { $0.append((joiner, inbox, took)) }
+                    // As `stream --join` does at once: the standby listener, whose port the host
+                    // waits for before it welcomes the next peer.
+                    let standby = try HostHandover(joiner: joiner, credentials: credentials).standby
+                    progress.joined.withLock { $0.append((joiner, inbox, took, standby)) }
                 } catch {
                     progress.failure.withLock { $0 = "\(error)" }
                     return
@@ -102,7 +105,7 @@ public enum ShareBench {
                 sequence += 1
                 let t = now()
                 try host.sendPose(PoseDatagram(sender: 0, sequence: sequence, timestamp: t, transform: .identity).sealed(with: host.poseKey))
-                for (joiner, _, _) in joiners {
+                for (joiner, _, _, _) in joiners {
                     joiner.sendPose(try PoseDatagram(sender: joiner.me.id, sequence: sequence, timestamp: t, transform: .identity)
                         .sealed(with: joiner.poseKey))
                 }
@@ -121,8 +124,8 @@ public enum ShareBench {
                 host.broadcast(.object(state), except: from)
                 if let sent = sentAt[state.version] { result.objects.add((t - sent) * 1000) }
             }
-            for (_, inbox, _) in joiners { takeAttitudes(inbox) }
-            for (_, inbox, _) in joiners.dropFirst() {
+            for (_, inbox, _, _) in joiners { takeAttitudes(inbox) }
+            for (_, inbox, _, _) in joiners.dropFirst() {
                 let (inputs, poses) = inbox.take()
                 let t = now()
                 for pose in poses { result.poses.add((t - pose.timestamp) * 1000) }
@@ -130,12 +133,15 @@ public enum ShareBench {
                     if let sent = sentAt[state.version] { result.objects.add((t - sent) * 1000) }
                 }
             }
-            for (_, inbox, _) in joiners.prefix(1) {
+            for (_, inbox, _, _) in joiners.prefix(1) {
                 for pose in inbox.take().poses { result.poses.add((now() - pose.timestamp) * 1000) }
             }
             usleep(200)
         }
-        for (joiner, _, _) in joiners { joiner.close() }
+        for (joiner, _, _, standby) in joiners {
+            joiner.close()
+            standby.close()
+        }
         return result
     }
 
@@ -157,6 +163,6 @@ public enum ShareBench {
 
 /// The bench's joiners as they come in, and the first failure.
 private final class JoinProgress: Sendable {
-    let joined = Mutex<[(ShareJoiner, ShareInbox, Double)]>([])
+    let joined = Mutex<[(ShareJoiner, ShareInbox, Double, ShareHost)]>([])
     let failure = Mutex<String?>(nil)
 }

@@ -37,7 +37,15 @@ final class ShareHost: Sendable {
         var active = true
         /// The peers that can take over, by number (``HostHandover``).
         var successors: [UInt16: Successor] = [:]
+        /// Admitted peers whose welcome is held (``holdsWelcome(of:in:)``), with the peers that
+        /// were in when they were let in.
+        var heldWelcomes: [UInt16: [PeerEntry]] = [:]
     }
+
+    /// The longest a new peer's welcome waits for the standby ports of the devices let in
+    /// before it (``holdsWelcome(of:in:)``): a device whose standby listener could not open
+    /// never sends one.
+    static let welcomeHold: TimeAmount = .seconds(1)
 
     /// The port both sockets are bound to.
     let port: Int
@@ -108,12 +116,49 @@ final class ShareHost: Sendable {
         }
         switch outcome {
         case .success(let (entry, others)):
-            welcome(entry, others: others, on: channel)
-            inbox.post(.admitted(entry))
+            let held = state.withLock { s in
+                guard Self.holdsWelcome(of: entry.id, in: s) else { return false }
+                s.heldWelcomes[entry.id] = others
+                return true
+            }
+            if held {
+                channel.eventLoop.scheduleTask(in: Self.welcomeHold) { [self] in releaseWelcomes(andAnyway: entry.id) }
+            } else {
+                welcome(entry, others: others, on: channel)
+                inbox.post(.admitted(entry))
+            }
             return entry.id
         case .failure(let error):
             refuse(name, on: channel, error)
             return nil
+        }
+    }
+
+    /// `true` while a device let in before peer `id` has not said where its standby listener
+    /// is. Peer `id`'s welcome, which carries the order of succession, then waits (at most
+    /// ``welcomeHold``): were this host to go in between, `id` would not know that device,
+    /// would take over too, and the space would split in two.
+    static func holdsWelcome(of id: UInt16, in s: State) -> Bool {
+        s.peers.keys.contains { $0 < id && s.roles[$0] == .device && s.successors[$0] == nil }
+    }
+
+    /// Welcomes the held peers whose earlier devices' standby ports are all known now, and
+    /// `forced` whatever it still waits for (its hold ran out), in the order they came.
+    func releaseWelcomes(andAnyway forced: UInt16? = nil) {
+        let released: [(entry: PeerEntry, others: [PeerEntry], channel: Channel)] = state.withLock { s in
+            var ready: [(PeerEntry, [PeerEntry], Channel)] = []
+            for id in s.heldWelcomes.keys.sorted() {
+                guard let peer = s.peers[id], let others = s.heldWelcomes[id] else { continue }
+                // A peer waiting for an earlier one that is held itself waits on it, however long.
+                guard id == forced || !Self.holdsWelcome(of: id, in: s) else { continue }
+                s.heldWelcomes[id] = nil
+                ready.append((PeerEntry(id: id, name: peer.name), others, peer.channel))
+            }
+            return ready
+        }
+        for (entry, others, channel) in released {
+            welcome(entry, others: others, on: channel)
+            inbox.post(.admitted(entry))
         }
     }
 
@@ -154,13 +199,17 @@ final class ShareHost: Sendable {
             s.endpoints[id] = nil
             s.roles[id] = nil
             s.successors[id] = nil
-            return s.peers.removeValue(forKey: id)?.name
+            let name = s.peers.removeValue(forKey: id)?.name
+            // A peer that goes while its welcome is held was never in the space for the stream.
+            return s.heldWelcomes.removeValue(forKey: id) == nil ? name : nil
         }
         let last = departures.forget(id)
         if let name {
             inbox.post(.left(PeerEntry(id: id, name: name), reason: reason, last: last))
             broadcastSuccession()
         }
+        // The peers held for it need not wait any more.
+        releaseWelcomes()
     }
 
     /// Peer `id` said goodbye after the datagrams `last`: it stays in the space (its datagrams
@@ -183,7 +232,8 @@ final class ShareHost: Sendable {
         default: forPointers = false
         }
         let targets = state.withLock { s in
-            s.peers.filter { $0.key != except && (s.roles[$0.key] != .pointer || forPointers) }.map(\.value.channel)
+            s.peers.filter { $0.key != except && s.heldWelcomes[$0.key] == nil && (s.roles[$0.key] != .pointer || forPointers) }
+                .map(\.value.channel)
         }
         for channel in targets { channel.send(message) }
     }

@@ -93,4 +93,70 @@ struct SuccessionTests {
         for node in nodes { if case .joiner(let joiner)? = node.value { joiner.close() } }
         for (_, handover) in peers { handover.standby.close() }
     }
+
+    /// A host with anna in (her standby port not sent: no ``HostHandover`` yet) and bert's join
+    /// started on a thread of its own right after: the host, anna, bert's outcome (with when it
+    /// came), and when his join started.
+    static func bertJoinsAfterAnna(credentials: SpaceCredentials) throws
+        -> (host: ShareHost, anna: ShareJoiner, bert: Box<(Result<ShareJoiner, any Error>, ContinuousClock.Instant)>,
+            asked: ContinuousClock.Instant) {
+        let inbox = ShareInbox()
+        let host = try ShareHost(address: .loopback(port: 0), credentials: credentials, name: "host", maxPeers: 8, inbox: inbox)
+        let anna = try Self.join("anna", host: host, inbox: inbox, credentials: credentials)
+        let bert = Box<(Result<ShareJoiner, any Error>, ContinuousClock.Instant)>()
+        let asked = ContinuousClock.now
+        Thread.detachNewThread {
+            let result = Result { try Self.join("bert", host: host, inbox: inbox, credentials: credentials) }
+            bert.value = (result, ContinuousClock.now)
+        }
+        return (host, anna, bert, asked)
+    }
+
+    /// Bert, once his join is through (at most 15 s), and when it was.
+    static func joined(_ bert: Box<(Result<ShareJoiner, any Error>, ContinuousClock.Instant)>) throws
+        -> (joiner: ShareJoiner, at: ContinuousClock.Instant) {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while bert.value == nil, ContinuousClock.now < deadline { usleep(2_000) }
+        let (result, at) = try #require(bert.value)
+        return (try result.get(), at)
+    }
+
+    @Test func aPeerIsWelcomedOnceTheDevicesBeforeItCanTakeOver() throws {
+        let credentials = try SpaceCredentials(secret: DepartureTests.secret)
+        let (host, anna, bert, _) = try Self.bertJoinsAfterAnna(credentials: credentials)
+        defer {
+            anna.close()
+            host.close()
+        }
+        usleep(300_000)
+        // Bert's welcome waits: a host gone now would leave him no way to anna.
+        #expect(bert.value == nil)
+        let annaHandover = try HostHandover(joiner: anna, credentials: credentials)
+        defer { annaHandover.standby.close() }
+        let bertJoiner = try Self.joined(bert).joiner
+        defer { bertJoiner.close() }
+        // The order of succession he was welcomed with names anna.
+        let first = bertJoiner.inbox.take().inputs.first { if case .succession = $0 { true } else { false } }
+        guard case .succession(let order)? = first else {
+            Issue.record("bert got no order of succession")
+            return
+        }
+        #expect(order.map(\.entry.name) == ["anna"])
+        #expect(order.first?.port == UInt16(annaHandover.standby.port))
+    }
+
+    @Test func aHeldWelcomeComesWithinTheHoldWhenTheStandbyPortNeverDoes() throws {
+        // Anna never opens a standby listener (as a device whose listener could not open).
+        let (host, anna, bert, asked) = try Self.bertJoinsAfterAnna(credentials: try SpaceCredentials(secret: DepartureTests.secret))
+        defer {
+            anna.close()
+            host.close()
+        }
+        let (bertJoiner, at) = try Self.joined(bert)
+        defer { bertJoiner.close() }
+        // Let in after the hold (1 s), not before, and not refused.
+        let waited = Double((at - asked).components.seconds) + Double((at - asked).components.attoseconds) * 1e-18
+        #expect(waited >= 0.95, "bert joined after \(waited) s")
+        #expect(host.state.withLock { $0.heldWelcomes.isEmpty && $0.peers.count == 2 })
+    }
 }
