@@ -17,7 +17,7 @@ struct AnalysisReport: Encodable {
     let height: Int
     /// Whether the cloud has an image layout.
     let organized: Bool
-    /// Points the detector could use (finite, and in front of the sensor in an organized cloud).
+    /// The points the detector measured (``PlaneDetectionResult/validPointCount``).
     let validPoints: Int
     /// The up direction used for alignment and classification.
     let up: SIMD3<Float>

@@ -128,7 +128,8 @@ struct CellGrid {
         }
     }
 
-    /// The frame's valid points (``isValid(_:)``): every pixel is in exactly one cell.
+    /// The frame's points with a depth in (0, ∞) (``PointQuad/validity``), as the cell pass
+    /// summed them: every pixel is in exactly one cell.
     var validPointCount: Int {
         cells.reduce(0) { $0 + Int($1.sums.count) }
     }
