@@ -12,10 +12,10 @@ public struct PlaneDetectionResult: Sendable {
     /// The noise model, cell size, minimum plane size and merge tolerance the organized detector
     /// used (measured from the frame with ``SensorProfile/auto``); `nil` for an unorganized cloud.
     public var sensorSettings: SensorSettings?
-    /// The points the detector measured. In an organized cloud, those with a depth in (0, ∞) as
-    /// the detector viewed it: for a camera image (a cloud with intrinsics) z in (0, ∞); a grid
-    /// that is not one is moved in front of its origin first, so every finite point counts but
-    /// the exact zeros that mark its holes. In an unorganized cloud, those with finite
+    /// The points the detector measured. For ``OrganizedPlaneDetector``, those with a depth in
+    /// (0, ∞) as it viewed the cloud: for a camera image (a cloud with intrinsics) z in (0, ∞); a
+    /// grid that is not one is moved in front of its origin first, so every finite point counts
+    /// but the exact zeros that mark its holes. For the PCL-backed detectors, those with finite
     /// coordinates. Counted during detection, so that a caller reporting it need not read the
     /// whole cloud again.
     public var validPointCount: Int

@@ -106,21 +106,20 @@ final class ShareHost: Sendable {
 
     /// A hello from `channel`: admitted (welcome sent, the stream told) or refused.
     func hello(name: String, role: PeerRole, channel: Channel) -> UInt16? {
-        let outcome: Result<(PeerEntry, [PeerEntry]), ShareError> = state.withLock { s in
+        let outcome: Result<(entry: PeerEntry, others: [PeerEntry], held: Bool), ShareError> = state.withLock { s in
             guard s.active else { return .failure(.refused("'\(me.name)' is not the space's host")) }
             let entry = PeerEntry(id: s.nextPeer, name: name)
             return admit(entry, role: role, channel: channel, into: &s).map { others in
                 s.nextPeer += 1
-                return (entry, others)
+                // Decided under the same lock as the admission, so that no broadcast from the
+                // stream's thread reaches a held peer before its welcome.
+                let held = Self.holdsWelcome(of: entry.id, in: s)
+                if held { s.heldWelcomes[entry.id] = others }
+                return (entry, others, held)
             }
         }
         switch outcome {
-        case .success(let (entry, others)):
-            let held = state.withLock { s in
-                guard Self.holdsWelcome(of: entry.id, in: s) else { return false }
-                s.heldWelcomes[entry.id] = others
-                return true
-            }
+        case .success(let (entry, others, held)):
             if held {
                 channel.eventLoop.scheduleTask(in: Self.welcomeHold) { [self] in releaseWelcomes(andAnyway: entry.id) }
             } else {
