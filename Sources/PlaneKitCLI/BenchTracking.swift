@@ -22,7 +22,9 @@ struct BenchTracking: ParsableCommand {
             5000 units per metre), its first --frames depth frames that have a reference pose \
             within 20 ms.
 
-            Each frame's cloud goes to CameraTracker without its pose; the time of track() alone \
+            Each frame's cloud goes to CameraTracker without its pose (with --imu, with the \
+            simulated accelerometer's reading, as a record's "acceleration" field would bring \
+            it); the time of track() alone \
             is measured (one thread) and the median reported, with the position RMSE of the \
             estimated poses after moving them rigidly so that the first matches the reference, \
             the largest error, and how many frames were not tracked normally.
@@ -33,6 +35,7 @@ struct BenchTracking: ParsableCommand {
             scripts/bench-tracking.sh sets up the Python side.
 
               swift build -c release && .build/release/planekit bench tracking --no-open3d
+              .build/release/planekit bench tracking --no-open3d --imu calibrated --seed 1 --seed 2
               scripts/bench-tracking.sh --sequence ../shared/data/tum/rgbd_dataset_freiburg1_xyz
             """)
 
@@ -60,6 +63,10 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Time PlaneKit alone.")
     var noOpen3d = false
 
+    @Option(help: ArgumentHelp("Give the generated walks' frames an accelerometer reading: calibrated (a D435i-class IMU), ideal, or none.",
+                               valueName: "NOISE"))
+    var imu: IMUChoice = .none
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -84,7 +91,11 @@ struct BenchTracking: ParsableCommand {
             guard depthScale > 0, depthScale.isFinite else { throw ValidationError("--depth-scale must be positive") }
             walks = [try TrackingWalk(tumFolder: sequence, limit: frames, intrinsics: given, depthScale: depthScale)]
         } else {
-            walks = seed.map { TrackingWalk(seed: $0, frames: frames) }
+            walks = seed.map {
+                var walk = TrackingWalk(seed: $0, frames: frames)
+                walk.accelerometer = imu.noise
+                return walk
+            }
         }
         var reports: [TrackingBenchReport] = []
         for walk in walks {
@@ -112,7 +123,8 @@ struct BenchTracking: ParsableCommand {
         for index in 0..<walk.count {
             let frame = try walk.frame(index, workspace: &workspace)
             let start = ContinuousClock.now
-            let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, timestamp: frame.timestamp)
+            let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, acceleration: frame.acceleration,
+                                         timestamp: frame.timestamp)
             times.append((ContinuousClock.now - start).milliseconds)
             // A session detects planes in every frame anyway; a new keyframe takes them (not timed).
             if tracker.madeKeyframe {
@@ -165,6 +177,20 @@ struct BenchTracking: ParsableCommand {
         report.open3dMedianMilliseconds = theirs.medianSeconds * 1000
         report.open3dRMSE = error?.rmse
         report.open3dMaximumError = error?.maximum
+    }
+}
+
+/// The accelerometer given to generated walks.
+enum IMUChoice: String, ExpressibleByArgument, CaseIterable {
+    case none, calibrated, ideal
+
+    /// Its noise, `nil` for none.
+    var noise: SyntheticSequence.AccelerometerNoise? {
+        switch self {
+        case .none: nil
+        case .calibrated: .calibrated
+        case .ideal: .ideal
+        }
     }
 }
 

@@ -49,8 +49,9 @@ struct Synth: ParsableCommand {
             With --frames N it writes a stream instead (docs/stream-format.md): the camera walks \
             a smooth loop through the room and each of the N frames becomes a depth16 record \
             (millimetres) with its pose and timestamp; --taps K adds K tap records spread over \
-            the sequence, each at a pixel that sees a floor, table or box top. With --frames N \
-            --depth-dir DIR it writes the same walk as a recorded sequence instead, like a TUM \
+            the sequence, each at a pixel that sees a floor, table or box top; --no-poses leaves \
+            the poses out (stream then tracks the camera from depth) and --imu adds each frame's \
+            accelerometer reading. With --frames N --depth-dir DIR it writes the same walk as a recorded sequence instead, like a TUM \
             RGB-D depth folder: DIR/frame-NNNNNN.png (16-bit, millimetres; NNNNNN counts from 0) \
             and frame-NNNNNN.json beside each (intrinsics, depth scale, pose, t), which \
             `planekit encode` turns back into the stream's frames.
@@ -61,6 +62,7 @@ struct Synth: ParsableCommand {
               planekit synth --sensor scanner --seed 3 --output scan.pcd --labels scan.pgm --truth scan.json
               planekit synth --sensor realsense --invalid-value 65535 --depth d435.png
               planekit synth --frames 120 --taps 3 | planekit stream
+              planekit synth --frames 600 --no-poses --imu | planekit stream
               planekit synth --frames 300 --depth-dir walk && ls walk/*.png | planekit encode | planekit stream
             """)
 
@@ -109,6 +111,12 @@ struct Synth: ParsableCommand {
             completion: .directory)
     var depthDirectory: String?
 
+    @Flag(help: "With --frames: give each frame record the simulated accelerometer's \"acceleration\" (a calibrated D435i-class IMU: 0.01 m/s² noise, 0.03 m/s² offset; none with --ideal).")
+    var imu = false
+
+    @Flag(help: "With --frames: leave the poses out of the frame records, so that stream tracks the camera from depth (and --imu).")
+    var noPoses = false
+
     @OptionGroup var offset: WorldOffsetOption
 
     mutating func validate() throws {
@@ -122,13 +130,13 @@ struct Synth: ParsableCommand {
             throw ValidationError("the scanner's orthographic grid has no intrinsics for a depth PNG; write --output OUT.pcd, or add --grid pinhole")
         }
         guard let frames else {
-            if taps != 0 || streamPath != nil || depthDirectory != nil {
-                throw ValidationError("--taps, --stream-output and --depth-dir need --frames")
+            if taps != 0 || streamPath != nil || depthDirectory != nil || imu || noPoses {
+                throw ValidationError("--taps, --stream-output, --depth-dir, --imu and --no-poses need --frames")
             }
             return
         }
-        if depthDirectory != nil && (taps != 0 || streamPath != nil) {
-            throw ValidationError("--depth-dir writes depth images, not a stream; --taps and --stream-output are for streams")
+        if depthDirectory != nil && (taps != 0 || streamPath != nil || imu || noPoses) {
+            throw ValidationError("--depth-dir writes depth images, not a stream; --taps, --stream-output, --imu and --no-poses are for streams")
         }
         guard sensor == .kinect else {
             throw ValidationError("--frames simulates the Kinect only; leave out --sensor \(sensor.rawValue)")
@@ -149,6 +157,8 @@ struct Synth: ParsableCommand {
         if let frames {
             var stream = SynthStream(seed: seed, frameCount: frames, tapCount: taps, fps: fps, sensor: ideal ? .ideal : .kinect)
             stream.worldOffset = try offset.transform()
+            stream.accelerometer = imu ? (ideal ? .ideal : .calibrated) : nil
+            stream.writesPoses = !noPoses
             try stream.write(to: try StreamOutput.open(streamPath))
             return
         }

@@ -17,6 +17,10 @@ struct SynthStream {
     let sensor: SensorModel
     /// Every pose is written as `worldOffset · pose` (`synth --world-offset`).
     var worldOffset = Transform.identity
+    /// The accelerometer whose readings go into each frame record (`synth --imu`), if any.
+    var accelerometer: SyntheticSequence.AccelerometerNoise?
+    /// `false` leaves the poses out, for tracking (`synth --no-poses`).
+    var writesPoses = true
 
     /// Metres per depth16 unit: millimetres, like a Kinect's depth images.
     static let depthScale: Float = 0.001
@@ -62,7 +66,9 @@ struct SynthStream {
             // into it, so the storage stays unique and is reused in place.
             try writer.write(.frame(StreamFrame(timestamp: sequence.timestamp(ofFrame: index), width: intrinsics.width,
                                                 height: intrinsics.height, encoding: .depth16, depthScale: SynthStream.depthScale,
-                                                intrinsics: intrinsics, pose: worldOffset * sequence.pose(ofFrame: index), payload: payload)))
+                                                intrinsics: intrinsics, pose: writesPoses ? worldOffset * sequence.pose(ofFrame: index) : nil,
+                                                acceleration: accelerometer.map { sequence.accelerometerReading(ofFrame: index, noise: $0) },
+                                                payload: payload)))
             while let next = taps.first, next == index {
                 taps.removeFirst()
                 let object = SynthStream.objects[tapIndex % SynthStream.objects.count]

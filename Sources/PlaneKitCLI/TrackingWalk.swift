@@ -19,6 +19,9 @@ struct TrackingWalk {
         var intrinsics: PinholeIntrinsics
         var timestamp: Double
         var reference: Transform
+        /// The accelerometer's mean reading over the interval before the frame (camera
+        /// coordinates, m/s²), when the walk has one.
+        var acceleration: SIMD3<Float>?
     }
 
     /// What the walk is, for the report.
@@ -29,6 +32,8 @@ struct TrackingWalk {
     let intrinsics: PinholeIntrinsics
     /// Metres per depth PNG unit.
     let depthScale: Float
+    /// The noise of the generated walk's accelerometer; `nil` gives frames without readings.
+    var accelerometer: SyntheticSequence.AccelerometerNoise?
     private let source: Source
 
     private enum Source {
@@ -95,7 +100,8 @@ struct TrackingWalk {
         switch source {
         case .synthetic(let sequence):
             let f = sequence.frame(at: index, workspace: &workspace)
-            return Frame(cloud: f.cloud, intrinsics: f.intrinsics, timestamp: f.timestamp, reference: f.pose)
+            return Frame(cloud: f.cloud, intrinsics: f.intrinsics, timestamp: f.timestamp, reference: f.pose,
+                         acceleration: accelerometer.map { sequence.accelerometerReading(ofFrame: index, noise: $0) })
         case .recorded(let paths, let poses, let timestamps):
             let raw = try DepthImageReader.readRaw(path: paths[index])
             let depth = DepthImage(raw, scale: depthScale)

@@ -98,8 +98,17 @@ enum RecordDecoding {
             }
             gravity = down
         }
+        var acceleration: SIMD3<Float>?
+        if let a = try fields.floats("acceleration", count: 3) {
+            let reading = SIMD3(a[0], a[1], a[2])
+            guard length(reading) <= StreamFrame.maximumAcceleration else {
+                throw HeaderProblem("\"acceleration\" is \(length(reading)) m/s²; an accelerometer reads at most \(Int(StreamFrame.maximumAcceleration)) (about 20 g)")
+            }
+            acceleration = reading
+        }
         return StreamFrame(timestamp: timestamp, width: width, height: height, encoding: encoding, depthScale: depthScale,
-                           maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, gravity: gravity, payload: [])
+                           maxDepth: maxDepth, intrinsics: intrinsics, pose: pose, gravity: gravity, acceleration: acceleration,
+                           payload: [])
     }
 
     static func raycast(_ fields: HeaderFields) throws(HeaderProblem) -> RaycastRecord {

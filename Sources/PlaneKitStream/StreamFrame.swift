@@ -26,6 +26,11 @@ public struct StreamFrame: Sendable {
     /// The accelerometer's down direction in camera coordinates (`gravity`), when the record
     /// gives it: finite and not zero, any length.
     public var gravity: SIMD3<Float>?
+    /// The accelerometer's mean reading over the interval since the previous frame
+    /// (`acceleration`, m/s², this frame's camera coordinates): the specific force, so a device
+    /// at rest reads 9.81 m/s² upwards. It carries a tracked camera through views whose depth
+    /// leaves a direction free.
+    public var acceleration: SIMD3<Float>?
     /// The pixels, exactly ``byteCount`` bytes in the layout of ``encoding``.
     ///
     /// The reader reuses this storage for the next frame when nothing else holds on to it, so
@@ -35,12 +40,16 @@ public struct StreamFrame: Sendable {
     /// The depth scale used when a `depth16` frame gives none.
     public static let defaultDepthScale: Float = 0.001
 
+    /// The largest `acceleration` a record may give (m/s², about 20 g: MEMS accelerometers in
+    /// depth cameras saturate at 16 g).
+    public static let maximumAcceleration: Float = 200
+
     /// A frame from its parts. `payload` must hold `width × height × bytesPerPixel` bytes
     /// (checked by ``StreamRecordWriter`` and the reader, not here). Without `pose` the frame is
     /// tracked from its depth.
     public init(timestamp: Double, width: Int, height: Int, encoding: FrameEncoding,
                 depthScale: Float = StreamFrame.defaultDepthScale, maxDepth: Float? = nil, intrinsics: PinholeIntrinsics?,
-                pose: Transform? = nil, gravity: SIMD3<Float>? = nil, payload: [UInt8]) {
+                pose: Transform? = nil, gravity: SIMD3<Float>? = nil, acceleration: SIMD3<Float>? = nil, payload: [UInt8]) {
         self.timestamp = timestamp
         self.width = width
         self.height = height
@@ -51,6 +60,7 @@ public struct StreamFrame: Sendable {
         self.pose = pose ?? .identity
         isPoseGiven = pose != nil
         self.gravity = gravity
+        self.acceleration = acceleration
         self.payload = payload
     }
 

@@ -74,7 +74,8 @@ public struct StreamProcessor: Sendable {
             // The frame's pose: its own, or tracked from its depth.
             let camera = frame.isPoseGiven
                 ? cameraTracker.follow(givenPose: frame.pose, timestamp: frame.timestamp)
-                : cameraTracker.track(frame: cloud, intrinsics: intrinsics, gravity: frame.gravity, timestamp: frame.timestamp)
+                : cameraTracker.track(frame: cloud, intrinsics: intrinsics, gravity: frame.gravity,
+                                      acceleration: frame.acceleration, timestamp: frame.timestamp)
             // In the map's world once relocalized (the identity until then).
             let worldPose = mapTracking.worldPose(camera.transform)
             let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose,

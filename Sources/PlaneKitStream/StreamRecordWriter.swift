@@ -47,6 +47,7 @@ public struct StreamRecordWriter<Sink: ByteSink> {
             }
             if frame.isPoseGiven { line.field("pose", frame.pose.columnMajor) }
             if let gravity = frame.gravity { line.field("gravity", gravity) }
+            if let acceleration = frame.acceleration { line.field("acceleration", acceleration) }
             line.field("bytes", frame.byteCount)
         case let .tap(tap):
             line.field("x", tap.pixel.x)

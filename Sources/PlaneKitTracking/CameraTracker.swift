@@ -16,6 +16,10 @@ import PlaneKitInput
 /// the last one known, the state says ``TrackingState/Reason/relocalizing`` (or
 /// ``TrackingState/Reason/excessiveMotion``), and later frames are registered against every
 /// keyframe in turn until one fits. The pose never jumps without a registration behind it.
+///
+/// Frames may bring the accelerometer's reading (``InertialMotion``): the position is then
+/// predicted from a velocity integrated with it rather than from the recent motion alone, which
+/// is what the pose keeps along a direction the depth leaves free (a floor and one bare wall).
 public struct CameraTracker: Sendable {
     /// Settings of the tracker.
     public struct Configuration: Sendable {
@@ -37,6 +41,9 @@ public struct CameraTracker: Sendable {
         /// The smallest over the largest eigenvalue of the rotation or translation block of
         /// the equations below which a direction counts as unconstrained.
         public var minimumConditioning: Double = 0.0005
+        /// The share above which a translation direction counts as firmly held, so that the
+        /// accelerometer's velocity takes the registration's word for it.
+        public var firmConditioning: Double = 0.05
         /// The most a hand-held camera moves between two frames: metres and radians per second,
         /// with at least ``minimumStep`` and ``minimumTurn`` for any frame.
         public var maximumSpeed: Float = 3, maximumTurnRate: Float = 6
@@ -70,6 +77,8 @@ public struct CameraTracker: Sendable {
     private var active = 0
     /// The recent reliable motion, for the next prediction.
     private var motion = MotionModel()
+    /// The velocity carried by the accelerometer, when frames come with one.
+    private var inertial = InertialMotion()
     private var timestamp: Double?
     private var relocalizationCursor = 0
     private var lost = false
@@ -88,6 +97,7 @@ public struct CameraTracker: Sendable {
         frameCount += 1
         motion.reset()
         pose = givenPose
+        inertial.reset()
         self.timestamp = timestamp
         state = .normal
         // What was mapped under tracked poses may not agree with the given ones: start afresh.
@@ -100,8 +110,10 @@ public struct CameraTracker: Sendable {
     /// and returns its estimated pose and the tracking state. `gravity` is the accelerometer's
     /// down direction in camera coordinates, when known (used to level the world on the first
     /// tracked frame; without it the first frame's planes are searched for a floor).
+    /// `acceleration` is the accelerometer's mean reading (specific force, m/s², camera
+    /// coordinates) over the interval since the previous frame, when the device has one.
     public mutating func track(frame: PointCloud, intrinsics: PinholeIntrinsics, gravity: SIMD3<Float>? = nil,
-                               timestamp: Double) -> CameraEstimate {
+                               acceleration: SIMD3<Float>? = nil, timestamp: Double) -> CameraEstimate {
         var floorUp: SIMD3<Float>?
         if frameCount == 0, gravity == nil {
             var cloud = frame
@@ -110,7 +122,7 @@ public struct CameraTracker: Sendable {
         }
         return frame.points.withUnsafeBufferPointer { points in
             track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,
-                  timestamp: timestamp)
+                  acceleration: acceleration, timestamp: timestamp)
         }
     }
 
@@ -130,7 +142,8 @@ public struct CameraTracker: Sendable {
     /// Tracks an organized frame given as its points; `up` (camera coordinates) levels the world
     /// on the first frame.
     private mutating func track(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?, timestamp: Double) -> CameraEstimate {
+                                intrinsics: PinholeIntrinsics, up: SIMD3<Float>?, acceleration specificForce: SIMD3<Float>?,
+                                timestamp: Double) -> CameraEstimate {
         frameCount += 1
         let previousTime = self.timestamp ?? timestamp
         let elapsed = max(0, timestamp - previousTime)
@@ -138,24 +151,34 @@ public struct CameraTracker: Sendable {
         registration.sample(points: points, width: width, height: height)
         if keyframes.isEmpty {
             start(points: points, width: width, height: height, intrinsics: intrinsics, up: up)
+            if let specificForce, !inertial.knowsGravity {
+                // Gravity in the world: straight down when levelled, else the first reading's opposite.
+                inertial.setGravity(levelledUp != nil ? SIMD3(0, -InertialMotion.standardGravity, 0) : -(pose.rotation * specificForce))
+            }
             return estimate
         }
         guard registration.sampleCount >= configuration.minimumSamples else {
             // Nothing to register: keep the last pose and say why.
             state = lost ? .limited(.relocalizing) : .limited(.insufficientFeatures)
             motion.reset()
+            inertial.reset()
             return estimate
         }
         if lost {
             relocalize()
             return estimate
         }
-        let predicted = motion.predict(from: pose, previousTime: previousTime, to: timestamp)
+        var predicted = motion.predict(from: pose, previousTime: previousTime, to: timestamp)
+        let dt = Float(elapsed)
+        let acceleration = specificForce.map { inertial.acceleration(specificForce: $0, rotation: predicted.rotation) }
+        let inertialPrediction = acceleration.flatMap { inertial.predict(from: pose.translation, acceleration: $0, dt: dt) }
+        if let inertialPrediction { predicted.translation = inertialPrediction }
         let keyframe = keyframes[active]
         let result = registration.register(to: keyframe, initial: keyframe.pose.inverse * predicted)
         guard accepts(result, fraction: configuration.minimumInlierFraction) else {
             lost = true
             motion.reset()
+            inertial.reset()
             relocalize()
             return estimate
         }
@@ -168,7 +191,13 @@ public struct CameraTracker: Sendable {
             state = .limited(.excessiveMotion)
             lost = true
             motion.reset()
+            inertial.reset()
             return estimate
+        }
+        if let acceleration {
+            inertial.update(previous: pose.translation, predicted: inertialPrediction, measured: estimated.translation,
+                            acceleration: acceleration, dt: dt, learnsBias: isConstrained(result),
+                            trust: trust(result, keyframe: keyframe))
         }
         pose = estimated
         if !isConstrained(result) {
@@ -230,6 +259,7 @@ public struct CameraTracker: Sendable {
         active = 0
         motion.reset()
         motion.record(pose, at: timestamp ?? 0)
+        inertial.reset()
         lost = false
         state = .limited(.initializing)
     }
@@ -262,6 +292,7 @@ public struct CameraTracker: Sendable {
                 active = index
                 lost = false
                 motion.reset()
+                inertial.reset()
                 state = .normal
                 return
             }
@@ -300,6 +331,29 @@ public struct CameraTracker: Sendable {
         keyframes.append(keyframe)
         keyframesRefined = false
         active = keyframes.count - 1
+    }
+
+    /// How far the inertial velocity may believe a registration's position, direction by
+    /// direction (a world-coordinates projection): fully along directions its pairs hold firmly
+    /// (eigenvalue at least ``Configuration/firmConditioning`` of the largest), not at all along
+    /// those they leave free (below ``Configuration/minimumConditioning``), linearly between.
+    /// A weakly held direction's estimate is pulled by edges and noise; feeding it to the
+    /// velocity would carry that error on through the next blank wall.
+    private func trust(_ result: DepthRegistration.Result, keyframe: DepthKeyframe) -> Matrix3 {
+        let strength = result.translationStrength
+        let largest = strength.values.z
+        guard largest > 0 else { return Matrix3(.zero, .zero, .zero) }
+        let free = configuration.minimumConditioning, firm = configuration.firmConditioning
+        var columns = (SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
+        for (value, vector) in [(strength.values.x, strength.smallestVector), (strength.values.y, strength.middleVector),
+                                (largest, strength.largestVector)] {
+            let weight = Float(min(1, max(0, (value / largest - free) / (firm - free))))
+            let e = keyframe.pose.rotation * SIMD3<Float>(vector)
+            columns.0 += weight * e.x * e
+            columns.1 += weight * e.y * e
+            columns.2 += weight * e.z * e
+        }
+        return Matrix3(columns.0, columns.1, columns.2)
     }
 
     /// `true` when the registration pinned every direction of motion down.

@@ -44,6 +44,9 @@ struct DepthRegistration: Sendable {
         /// How evenly the pairs pin rotation and translation down (see
         /// ``PoseNormalEquations/conditioning``).
         var conditioning: (rotation: Double, translation: Double)
+        /// How firmly the pairs hold the translation along each direction (keyframe camera
+        /// coordinates): the translation block of the normal equations.
+        var translationStrength: SymmetricEigenDecomposition
         /// `false` when the equations could not be solved.
         var solved: Bool
 
@@ -112,7 +115,7 @@ struct DepthRegistration: Sendable {
             accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.fineDistance, into: &equations)
         }
         return Result(transform: transform, samples: fine.count, inliers: inliers, rms: rms,
-                      conditioning: equations.conditioning, solved: solved)
+                      conditioning: equations.conditioning, translationStrength: equations.translationStrength, solved: solved)
     }
 
     /// One pass over `points`: fills `equations` with the weighted point-to-plane terms at

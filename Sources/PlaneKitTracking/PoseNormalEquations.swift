@@ -126,6 +126,13 @@ struct PoseNormalEquations {
         return step
     }
 
+    /// The eigen-decomposition of the translation block of `H`: how firmly the residuals hold
+    /// the translation along each direction (the twist's coordinates).
+    var translationStrength: SymmetricEigenDecomposition {
+        let m = matrix
+        return SymmetricEigenDecomposition(a00: m[21], a01: m[22], a02: m[23], a11: m[28], a12: m[29], a22: m[35])
+    }
+
     /// How evenly the residuals pin the pose down: for the rotation block and the translation
     /// block of `H`, the smallest eigenvalue over the largest. Near 0 when some direction is
     /// free (a lone plane leaves two translations and one rotation unconstrained); 1 when every

@@ -8,11 +8,11 @@ import Testing
 /// well it is tracked; frames without a pose are tracked from depth.
 @Suite struct CameraEventTests {
     /// `record` without its pose (and with `gravity` when given).
-    static func unposed(_ record: StreamRecord, gravity: SIMD3<Float>? = nil) -> StreamRecord {
+    static func unposed(_ record: StreamRecord, gravity: SIMD3<Float>? = nil, acceleration: SIMD3<Float>? = nil) -> StreamRecord {
         guard case .frame(let frame) = record else { return record }
         return .frame(StreamFrame(timestamp: frame.timestamp, width: frame.width, height: frame.height, encoding: frame.encoding,
                                   depthScale: frame.depthScale, intrinsics: frame.intrinsics, gravity: gravity,
-                                  payload: frame.payload))
+                                  acceleration: acceleration, payload: frame.payload))
     }
 
     @Test func framesWithPosesKeepThemAndSayNormal() throws {
@@ -100,5 +100,32 @@ import Testing
         let frame = try #require(records.first?.frame)
         #expect(frame.gravity == SIMD3(0.1, 9.7, -0.4))
         #expect(!frame.isPoseGiven)
+    }
+
+    @Test func accelerationRoundTrips() throws {
+        let synth = SyntheticStream(frameCount: 1)
+        var builder = StreamBuilder()
+        try builder.record(Self.unposed(synth.record(0), acceleration: SIMD3(0.25, -9.75, 0.5)))
+        let records = readAll(MemoryByteSource(builder.bytes))
+        let frame = try #require(records.first?.frame)
+        #expect(frame.acceleration == SIMD3(0.25, -9.75, 0.5))
+        #expect(frame.gravity == nil)
+    }
+
+    @Test func badAccelerationIsOneErrorAndTheStreamGoesOn() throws {
+        var builder = StreamBuilder()
+        let header = #"{"type":"frame","t":0,"width":2,"height":2,"encoding":"depth16","intrinsics":{"fx":500,"fy":500,"cx":0.5,"cy":0.5},"#
+        for field in [#"[0,-9.8]"#, #"[0,-9.8,"x"]"#, #"[0,-2000,0]"#, #"[1e39,0,0]"#, #"[0,0,0]"#] {
+            builder.line(header + #""acceleration":"# + field + #","bytes":8}"#)
+            builder.raw([UInt8](repeating: 0x10, count: 8))
+        }
+        let result = try run(builder.bytes)
+        let errors = result.events("error")
+        #expect(errors.count == 4)
+        #expect(result.warnings.count == 4)
+        #expect(errors.allSatisfy { ($0["message"] as? String)?.contains("acceleration") == true })
+        #expect((errors[2]["message"] as? String)?.contains("at most 200") == true)
+        // Free fall reads zero: the last frame is processed.
+        #expect(result.events("camera").count == 1)
     }
 }
