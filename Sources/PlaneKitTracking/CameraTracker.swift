@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
@@ -16,6 +21,9 @@ import PlaneKitInput
 /// the last one known, the state says ``TrackingState/Reason/relocalizing`` (or
 /// ``TrackingState/Reason/excessiveMotion``), and later frames are registered against every
 /// keyframe in turn until one fits. The pose never jumps without a registration behind it.
+///
+/// In a levelled world each new keyframe is put back level on the floor it sees
+/// (``refineKeyframe(with:)``), so tilt and height do not drift while the floor is in view.
 ///
 /// Frames may bring the accelerometer's reading (``InertialMotion``): the position is then
 /// predicted from a velocity integrated with it rather than from the recent motion alone, which
@@ -41,6 +49,11 @@ public struct CameraTracker: Sendable {
         /// The smallest over the largest eigenvalue of the rotation or translation block of
         /// the equations below which a direction counts as unconstrained.
         public var minimumConditioning: Double = 0.0005
+        /// A floor seen by a new keyframe relevels it when its normal is within this angle of
+        /// world up (radians)…
+        public var floorTilt: Float = 5 * .pi / 180
+        /// …and its height within this distance (m) of the floor's first height.
+        public var floorHeightTolerance: Float = 0.02
         /// The share above which a translation direction counts as firmly held, so that the
         /// accelerometer's velocity takes the registration's word for it.
         public var firmConditioning: Double = 0.05
@@ -84,6 +97,8 @@ public struct CameraTracker: Sendable {
     private var lost = false
     /// Set once the newest keyframe was refined with its frame's planes.
     private var keyframesRefined = false
+    /// The floor's world height, from the first keyframe that saw it in a levelled world.
+    private var floorHeight: Float?
 
     /// A tracker with nothing mapped.
     public init(configuration: Configuration = Configuration()) {
@@ -102,6 +117,7 @@ public struct CameraTracker: Sendable {
         state = .normal
         // What was mapped under tracked poses may not agree with the given ones: start afresh.
         keyframes.removeAll()
+        floorHeight = nil
         lost = false
         return CameraEstimate(transform: pose, tracking: state, isGiven: true)
     }
@@ -220,8 +236,9 @@ public struct CameraTracker: Sendable {
 
     /// Sharpens the keyframe made from the latest frame with that frame's plane detection
     /// (camera coordinates, as ``OrganizedPlaneDetector`` gives it): cells on a detected plane
-    /// take the plane's normal and lie exactly on it. Does nothing when the latest frame made no
-    /// keyframe.
+    /// take the plane's normal and lie exactly on it, and the keyframe and the camera are put
+    /// back level on the floor among the planes (so ``estimate`` may move by a fraction of a
+    /// degree and a few millimetres). Does nothing when the latest frame made no keyframe.
     public mutating func refineKeyframe(with detection: PlaneDetectionResult) {
         guard madeKeyframe, let last = keyframes.indices.last else { return }
         let planes = detection.planes.map(\.plane)
@@ -229,6 +246,45 @@ public struct CameraTracker: Sendable {
             keyframes[last].snapToPlanes(labels: labels, labelWidth: detection.width, planes: planes)
         }
         keyframesRefined = true
+        levelOnFloor(keyframe: last, detection: detection)
+    }
+
+    /// Puts the keyframe (and the camera, which took it) back level on the floor it sees: a
+    /// floor is flat and level, so its normal is world up and its height the one first seen, and
+    /// what registration chain let drift of the camera's tilt (a few tenths of a degree over a
+    /// walk: centimetres of height a few metres away, and gravity leaking into the
+    /// accelerometer's integration) and height is taken out. Only in a levelled world. The floor
+    /// is the lowest plane facing up within ``Configuration/floorTilt`` that holds a twentieth of
+    /// the frame's points: a table top seen first gives way to the floor once that is seen
+    /// (10 cm or more lower), and a surface more than ``Configuration/floorHeightTolerance``
+    /// from the floor's height (a table, a box, the floor of another level) corrects nothing.
+    private mutating func levelOnFloor(keyframe index: Int, detection: PlaneDetectionResult) {
+        guard levelledUp != nil else { return }
+        let keyframePose = keyframes[index].pose
+        var lowest: (up: SIMD3<Float>, distance: Float, height: Float)?
+        for plane in detection.planes where plane.pointCount * 20 >= detection.validPointCount {
+            // Oriented towards the camera: the camera is on the plane's positive side.
+            let normal = plane.offset >= 0 ? plane.normal : -plane.normal, distance = abs(plane.offset)
+            let up = keyframePose.rotation * normal
+            let height = keyframePose.translation.y - distance
+            guard up.y >= cosf(configuration.floorTilt), distance >= 0.3, height < (lowest?.height ?? .infinity) else { continue }
+            lowest = (up, distance, height)
+        }
+        guard let lowest else { return }
+        guard let floorHeight, lowest.height > floorHeight - 0.1 else {
+            self.floorHeight = lowest.height
+            return
+        }
+        guard abs(lowest.height - floorHeight) <= configuration.floorHeightTolerance else { return }
+        // The smallest turn taking the floor's normal to +Y, about the camera's centre.
+        let target = SIMD3<Float>(0, 1, 0)
+        let axis = cross(lowest.up, target)
+        let sine = length(axis)
+        let turn = sine > 1e-7 ? Quaternion(angle: atan2f(sine, dot(lowest.up, target)), axis: axis / sine).matrix : Matrix3.identity
+        var levelled = Transform(rotation: turn * keyframePose.rotation, translation: keyframePose.translation).orthonormalized
+        levelled.translation.y = floorHeight + lowest.distance
+        keyframes[index].pose = levelled
+        if keyframes[index].frame == frameCount - 1 { pose = levelled }
     }
 
     /// The estimate after the latest frame.
