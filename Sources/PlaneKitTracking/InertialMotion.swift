@@ -14,6 +14,13 @@ import PlaneKitGeometry
 struct InertialMotion: Sendable {
     /// Standard gravity (m/s²).
     static let standardGravity: Float = 9.80665
+    /// Frame intervals the filter integrates over (s): frames closer than a millisecond (a
+    /// replayed or duplicated timestamp) would turn millimetres of innovation into kilometres a
+    /// second squared, and after half a second without a frame the velocity is stale.
+    static let intervals: ClosedRange<Float> = 0.001...0.5
+    /// The largest offset the filter learns (m/s²): a calibrated accelerometer's is a few
+    /// hundredths, and a tilt of the world of a degree is 0.17.
+    static let largestBias: Float = 0.5
 
     /// The world velocity (m/s), `nil` until two frames gave it.
     private(set) var velocity: SIMD3<Float>?
@@ -54,7 +61,7 @@ struct InertialMotion: Sendable {
     /// The position `dt` seconds after `position` under `acceleration` (world), when the velocity
     /// is known.
     func predict(from position: SIMD3<Float>, acceleration: SIMD3<Float>, dt: Float) -> SIMD3<Float>? {
-        guard let velocity else { return nil }
+        guard let velocity, InertialMotion.intervals.contains(dt) else { return nil }
         return position + velocity * dt + 0.5 * acceleration * dt * dt
     }
 
@@ -62,16 +69,22 @@ struct InertialMotion: Sendable {
     /// innovation (`measured − predicted`) as far as `trust` (a projection onto the directions
     /// the registration held) lets it; the bias learns only when `learnsBias` (every direction
     /// held: a partly free frame's innovation says little about the sensor). With no velocity
-    /// yet, takes the step from `previous`.
+    /// yet, takes the step from `previous`; after an interval outside ``intervals`` it knows none.
     mutating func update(previous: SIMD3<Float>, predicted: SIMD3<Float>?, measured: SIMD3<Float>,
                          acceleration: SIMD3<Float>, dt: Float, learnsBias: Bool, trust: Matrix3) {
-        guard dt > 0 else { return }
+        guard InertialMotion.intervals.contains(dt) else {
+            velocity = nil
+            return
+        }
         guard let velocity, let predicted else {
             self.velocity = (measured - previous) / dt
             return
         }
         let innovation = trust * (measured - predicted)
         self.velocity = velocity + acceleration * dt + velocityGain * innovation / dt
-        if learnsBias { bias += biasGain * innovation / (dt * dt) }
+        guard learnsBias else { return }
+        bias += biasGain * innovation / (dt * dt)
+        let size = length(bias)
+        if size > InertialMotion.largestBias { bias *= InertialMotion.largestBias / size }
     }
 }

@@ -10,9 +10,11 @@ import Testing
 /// Camera tracking from depth alone, against the generator's true poses.
 @Suite struct CameraTrackerTests {
     /// Tracks the first `frames` frames of the walk of `seed` without their poses (each new
-    /// keyframe refined with its frame's planes, as a session does) and returns the estimates
-    /// and the states.
-    static func track(seed: UInt64, frames: Int, accelerometer: SyntheticSequence.AccelerometerNoise? = nil) throws
+    /// keyframe refined with its frame's planes, as a session does; with `accelerometer`, each
+    /// frame with its reading; `timestamp` gives frame `index`'s time) and returns the
+    /// estimates, the states and the true poses.
+    static func track(seed: UInt64, frames: Int, accelerometer: SyntheticSequence.AccelerometerNoise? = nil,
+                      timestamp: (_ index: Int, _ sequence: SyntheticSequence) -> Double = { $1.timestamp(ofFrame: $0) }) throws
         -> (poses: [Transform], states: [TrackingState], truth: [Transform]) {
         let sequence = SyntheticSequence(seed: seed, frameCount: frames)
         var tracker = CameraTracker()
@@ -21,7 +23,7 @@ import Testing
         for (index, frame) in sequence.enumerated() {
             let acceleration = accelerometer.map { sequence.accelerometerReading(ofFrame: index, noise: $0) }
             let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, acceleration: acceleration,
-                                         timestamp: frame.timestamp)
+                                         timestamp: timestamp(index, sequence))
             poses.append(estimate.transform)
             states.append(estimate.tracking)
             if tracker.madeKeyframe {
@@ -79,6 +81,20 @@ import Testing
         withKnownIssue("the velocity along a bare wall is only as good as the accelerometer's learnt offset") {
             #expect(error.rmse <= 0.01)
         }
+    }
+
+    /// Two frames a microsecond apart (a duplicated timestamp) give the accelerometer's filter
+    /// nothing to learn from: it neither learns an absurd offset from them nor loses the track
+    /// when the walk later passes a bare wall (frames 105–135).
+    @Test func aDuplicatedTimestampDoesNotThrowTheAccelerometerOff() throws {
+        // Frame 20 comes 1 µs after frame 19.
+        let (poses, states, truth) = try Self.track(seed: 1, frames: 150, accelerometer: .calibrated) { index, sequence in
+            index == 20 ? sequence.timestamp(ofFrame: 19) + 1e-6 : sequence.timestamp(ofFrame: index)
+        }
+        let error = try #require(TrajectoryError(estimated: poses, reference: truth))
+        print("seed 1, 150 frames with a duplicated timestamp: RMSE \(error.rmse * 100) cm, max \(error.maximum * 100) cm")
+        #expect(error.maximum <= 0.02)
+        #expect(!states.contains(.limited(.relocalizing)))
     }
 
     @Test func gravityAndFloorLevelTheWorld() throws {
