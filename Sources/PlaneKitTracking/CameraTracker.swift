@@ -277,10 +277,7 @@ public struct CameraTracker: Sendable {
         }
         guard abs(lowest.height - floorHeight) <= configuration.floorHeightTolerance else { return }
         // The smallest turn taking the floor's normal to +Y, about the camera's centre.
-        let target = SIMD3<Float>(0, 1, 0)
-        let axis = cross(lowest.up, target)
-        let sine = length(axis)
-        let turn = sine > 1e-7 ? Quaternion(angle: atan2f(sine, dot(lowest.up, target)), axis: axis / sine).matrix : Matrix3.identity
+        let turn = WorldLevelling.turnUp(lowest.up)
         var levelled = Transform(rotation: turn * keyframePose.rotation, translation: keyframePose.translation).orthonormalized
         levelled.translation.y = floorHeight + lowest.distance
         keyframes[index].pose = levelled

@@ -18,15 +18,20 @@ enum WorldLevelling {
         guard up.isFinite, let unit = up.normalized else { return nil }
         // The half turn about X: (x, y, z) → (x, −y, −z).
         let flip = Matrix3(SIMD3(1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 0, -1))
-        let flipped = flip * unit
+        return turnUp(flip * unit) * flip
+    }
+
+    /// The smallest rotation that brings the unit vector `direction` (world coordinates) onto
+    /// +Y; a half turn about Z when it points straight down.
+    static func turnUp(_ direction: SIMD3<Float>) -> Matrix3 {
         let target = SIMD3<Float>(0, 1, 0)
-        let axis = cross(flipped, target)
+        let axis = cross(direction, target)
         let sine = (axis * axis).sum().squareRoot()
-        let cosine = dot(flipped, target)
+        let cosine = dot(direction, target)
         guard sine > 1e-6 else {
             // Already up, or exactly upside down: a half turn about Z rights it.
-            return cosine > 0 ? flip : Quaternion(angle: .pi, axis: SIMD3(0, 0, 1)).matrix * flip
+            return cosine > 0 ? .identity : Quaternion(angle: .pi, axis: SIMD3(0, 0, 1)).matrix
         }
-        return Quaternion(angle: atan2f(sine, cosine), axis: axis / sine).matrix * flip
+        return Quaternion(angle: atan2f(sine, cosine), axis: axis / sine).matrix
     }
 }
