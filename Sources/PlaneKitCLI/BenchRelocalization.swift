@@ -52,6 +52,9 @@ struct BenchRelocalization: ParsableCommand {
     @Option(help: "Query frames before a walk counts as not relocalized.")
     var queryFrames = 30
 
+    @Option(help: ArgumentHelp("Tilt the query walks' world by this many degrees about a random horizontal axis (a session that never learnt which way is up): relocalization then searches every rotation, not only turns about +Y.", valueName: "DEGREES"))
+    var tilt: Float = 0
+
     @Option(help: ArgumentHelp("Python with open3d and numpy, for the comparison.", valueName: "PATH"))
     var python = ".build-venv/bin/python3"
 
@@ -73,8 +76,8 @@ struct BenchRelocalization: ParsableCommand {
     }
 
     mutating func run() throws {
-        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0, firstRoom < UInt64.max / 2 else {
-            throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive, --first-room below 2⁶³")
+        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0, firstRoom < UInt64.max / 2, tilt.isFinite, abs(tilt) <= 180 else {
+            throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive, --first-room below 2⁶³, --tilt within ±180")
         }
         if BuildConfiguration.isDebug { Diagnostics.warn("this is a debug build; build with -c release for meaningful figures") }
         var attemptTimes: [Double] = []
@@ -83,7 +86,7 @@ struct BenchRelocalization: ParsableCommand {
         var good = 0, relocalized = 0
         var errors: [(Float, Float)] = []
         for seed in firstRoom..<(firstRoom + UInt64(walks)) {
-            let walk = RevisitWalk(seed: seed, mappingFrames: mappingFrames)
+            let walk = RevisitWalk(seed: seed, mappingFrames: mappingFrames, tilt: tilt * .pi / 180)
             let map = try Self.map(walk)
             maps.append(map)
             let outcome = try Self.query(walk, map: map, frames: queryFrames, times: &attemptTimes, log: log ? "room \(seed)" : nil)
@@ -104,7 +107,8 @@ struct BenchRelocalization: ParsableCommand {
         var falseCount = 0
         for k in 0..<unrelated where !maps.isEmpty {
             let m = k % maps.count
-            let walk = RevisitWalk(seed: firstRoom + UInt64(m), queryRoomSeed: 1000 + UInt64(k), mappingFrames: mappingFrames)
+            let walk = RevisitWalk(seed: firstRoom + UInt64(m), queryRoomSeed: 1000 + UInt64(k), mappingFrames: mappingFrames,
+                                   tilt: tilt * .pi / 180)
             let label = log ? "map \(firstRoom + UInt64(m)) in room \(1000 + k)" : nil
             if try Self.query(walk, map: maps[m], frames: queryFrames, times: &attemptTimes, log: label) != nil {
                 falseCount += 1

@@ -3,7 +3,9 @@ import PlaneKitGeometry
 /// Two walks for relocalization: a *mapping* walk through a generated room, then a *query*
 /// walk that comes back — to the same room, or (``init(seed:queryRoomSeed:mappingFrames:frameStride:)``
 /// with another seed) to an unrelated one — with its poses in a world offset by an unknown rigid
-/// change: a turn about +Y and a shift (both worlds keep +Y up, as gravity does).
+/// change: a turn about +Y and a shift (both worlds keep +Y up, as gravity does), and with a
+/// `tilt` also a turn about a horizontal axis (the query's world is not levelled, as when a
+/// session tracked from depth saw neither gravity nor a floor).
 ///
 /// The mapping walk is frames `0, s, 2s, …` of the room's ``SyntheticSequence``; the query walk
 /// starts somewhere along the mapped stretch of the same path (at 30 fps, with its own sensor
@@ -26,8 +28,9 @@ public struct RevisitWalk: Sendable {
     public var isSameRoom: Bool { query.seed == mapping.seed }
 
     /// A walk mapping room `seed` over `mappingFrames` frames, every `frameStride`-th of its
-    /// sequence, and a query walk in room `queryRoomSeed` (`seed` for a return to the same room).
-    public init(seed: UInt64, queryRoomSeed: UInt64? = nil, mappingFrames: Int = 150, frameStride: Int = 2) {
+    /// sequence, and a query walk in room `queryRoomSeed` (`seed` for a return to the same room),
+    /// its world tilted by `tilt` radians about a random horizontal axis when that is not 0.
+    public init(seed: UInt64, queryRoomSeed: UInt64? = nil, mappingFrames: Int = 150, frameStride: Int = 2, tilt: Float = 0) {
         self.mappingFrames = max(1, mappingFrames)
         self.frameStride = max(1, frameStride)
         mapping = SyntheticSequence(seed: seed, frameCount: self.mappingFrames * self.frameStride)
@@ -37,7 +40,13 @@ public struct RevisitWalk: Sendable {
         queryStart = Double(random.uniform(0.1...0.7)) * mapped
         let yaw = random.uniform(-Float.pi...Float.pi)
         let shift = SIMD3(random.uniform(-3...3), random.uniform(-0.5...0.5), random.uniform(-3...3))
-        offset = Transform(rotation: Quaternion(angle: yaw, axis: SIMD3(0, 1, 0)), translation: shift)
+        var rotation = Quaternion(angle: yaw, axis: SIMD3(0, 1, 0)).matrix
+        if tilt != 0 {
+            let heading = random.uniform(-Float.pi...Float.pi)
+            let axis = SIMD3(Float(DeterministicMath.cos(Double(heading))), 0, Float(DeterministicMath.sin(Double(heading))))
+            rotation = Quaternion(angle: tilt, axis: axis).matrix * rotation
+        }
+        offset = Transform(rotation: rotation, translation: shift)
     }
 
     /// Mapping frame `index` (true poses).

@@ -25,8 +25,9 @@ public struct Relocalization: Sendable {
 
 /// Registers a session against a ``WorldMap`` (global, no initial guess), for relocalization.
 ///
-/// Both worlds have +Y up (gravity), so the unknown change of world is a turn about +Y and a
-/// shift: four degrees of freedom.
+/// When both worlds have +Y up (gravity, or a levelled track), the unknown change of world is a
+/// turn about +Y and a shift: four degrees of freedom. When no such change fits, the worlds may not
+/// share an up and every rotation is searched (``generateTilted(_:log:)``: triples of planes).
 /// 1. **Hypotheses** from planes: every pair of non-parallel (≥ 25° apart) vertical session
 ///    anchors is paired with map anchors whose normals make the same angle (within 4°) and which
 ///    are large enough to hold them; the pair fixes the turn and the horizontal shift (plane
@@ -77,6 +78,10 @@ public struct Relocalizer: Sendable {
         /// twice agree far better (generated rooms: under 0.7 mm), while planes of another room
         /// that happen to line up within the match tolerances leave millimetres.
         public var maximumResidual: Float = 0.002
+        /// The same for a registration searched over every rotation (worlds that may not share
+        /// an up): its two more free angles let another room's planes line up more closely
+        /// (measured: 1.9 mm for an unrelated room against at most 0.5 mm for the mapped one).
+        public var maximumTiltedResidual: Float = 0.001
         /// Fewest of the frame's points on map surfaces.
         public var minimumInlierFraction: Float = 0.8
         /// Most of the map's points in view that the frame may see through.
@@ -109,6 +114,9 @@ public struct Relocalizer: Sendable {
         var isFurniture: Bool
 
         var isVertical: Bool { abs(normal.y) < 0.17 }
+        /// `true` when this session plane is small enough to be (part of) map plane `m`, with
+        /// room for the two worlds' different outlines of it.
+        func fits(in m: Surface) -> Bool { area <= 1.5 * m.area + 0.3 }
         var isHorizontal: Bool { abs(normal.y) > 0.98 }
 
         init(identifier: PlaneIdentifier, plane: Plane, area: Float, occupancy: PlaneOccupancy, gridFrame: Transform,
@@ -144,11 +152,28 @@ public struct Relocalizer: Sendable {
 
     /// A candidate change of world and how well the planes agree with it.
     struct Hypothesis {
-        var yaw: Float
+        /// Map-from-session rotation.
+        var rotation: Matrix3
         var shift: SIMD3<Float>
+        /// `true` when both worlds keep +Y up and the rotation is a turn about it (refined as one).
+        let isLevel: Bool
         var score: Float = -.infinity
         var matches: [(session: Int, map: Int)] = []
-        var transform: Transform { Transform(rotation: Relocalizer.yawRotation(yaw), translation: shift) }
+        var transform: Transform { Transform(rotation: rotation, translation: shift) }
+
+        /// A turn by `yaw` about +Y and a shift.
+        init(yaw: Float, shift: SIMD3<Float>) {
+            rotation = Relocalizer.yawRotation(yaw)
+            self.shift = shift
+            isLevel = true
+        }
+
+        /// Any rotation and a shift.
+        init(rotation: Matrix3, shift: SIMD3<Float>) {
+            self.rotation = rotation
+            self.shift = shift
+            isLevel = false
+        }
     }
 
     /// The thresholds.
@@ -180,6 +205,20 @@ public struct Relocalizer: Sendable {
     static func yawRotation(_ angle: Float) -> Matrix3 {
         let c = cos(angle), s = sin(angle)
         return Matrix3(SIMD3(c, 0, -s), SIMD3(0, 1, 0), SIMD3(s, 0, c))
+    }
+
+    /// The angle (radians) of the rotation taking `b` to `a`.
+    static func angle(between a: Matrix3, _ b: Matrix3) -> Float {
+        let r = a * b.transposed
+        return acos(max(-1, min(1, (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2)))
+    }
+
+    /// The rotation taking `a1` onto `b1` and the plane of `a1`, `a2` onto that of `b1`, `b2`
+    /// (TRIAD: the frames the two pairs span), or `nil` when a pair is parallel.
+    static func rotation(taking a1: SIMD3<Float>, _ a2: SIMD3<Float>, onto b1: SIMD3<Float>, _ b2: SIMD3<Float>) -> Matrix3? {
+        guard let a3 = cross(a1, a2).normalized, let b3 = cross(b1, b2).normalized else { return nil }
+        let from = Matrix3(a1, a3, cross(a1, a3)), to = Matrix3(b1, b3, cross(b1, b3))
+        return to * from.transposed
     }
 
     /// The turn about +Y taking the horizontal part of `a` onto that of `b`.
@@ -218,7 +257,13 @@ public struct Relocalizer: Sendable {
         log.planes = session.count
         log.verticalPlanes = session.filter(\.isVertical).count
         log.horizontalPlanes = session.filter(\.isHorizontal).count
-        let hypotheses = generate(session, log: &log)
+        var hypotheses = generate(session, log: &log)
+        if hypotheses.isEmpty {
+            // No turn about +Y explains the planes: the worlds may not share gravity's up (a
+            // session tracked from depth that saw neither gravity nor a floor, or a map or poses
+            // from a world that is not levelled). Search every rotation.
+            hypotheses = generateTilted(session, log: &log)
+        }
         // Planes propose, points decide: every hypothesis explaining the planes nearly as well as
         // the best is refined and checked against the frame; exactly one may pass.
         guard let top = hypotheses.first?.score, top > 0 else { return (nil, log) }
@@ -229,7 +274,10 @@ public struct Relocalizer: Sendable {
             log.verified += 1
             let residual = refine(&h, session: session)
             log.bestResidual = min(log.bestResidual ?? .infinity, residual)
-            guard residual <= configuration.maximumResidual else { log.reached(.residual); continue }
+            guard residual <= (h.isLevel ? configuration.maximumResidual : configuration.maximumTiltedResidual) else {
+                log.reached(.residual)
+                continue
+            }
             let transform = h.transform
             let inliers = inlierFraction(of: latest, mapFromSession: transform)
             log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
@@ -261,8 +309,7 @@ public struct Relocalizer: Sendable {
         passed.sort { evidence($0) > evidence($1) }
         guard let first = passed.first else { return (nil, log) }
         for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
-            let turn = (other.mapFromSession.rotation * first.mapFromSession.rotation.transposed)
-            let turned = acos(max(-1, min(1, (turn[0, 0] + turn[1, 1] + turn[2, 2] - 1) / 2)))
+            let turned = Relocalizer.angle(between: other.mapFromSession.rotation, first.mapFromSession.rotation)
             if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
                 return (nil, log)
             }
@@ -283,7 +330,7 @@ public struct Relocalizer: Sendable {
         let mapVertical = surfaces.indices.filter { surfaces[$0].isVertical }
         let h = session[ground]
         let mapGround = surfaces.indices.filter {
-            surfaces[$0].isHorizontal && dot(surfaces[$0].normal, h.normal) > cosTolerance && h.area <= 1.5 * surfaces[$0].area + 0.3
+            surfaces[$0].isHorizontal && dot(surfaces[$0].normal, h.normal) > cosTolerance && h.fits(in: surfaces[$0])
         }
         var kept: [Hypothesis] = []
         let v = Array(vertical)
@@ -291,12 +338,12 @@ public struct Relocalizer: Sendable {
             for b in (a + 1)..<max(a + 1, v.count) {
                 let si = session[v[a]], sj = session[v[b]]
                 guard abs(cross(si.normal, sj.normal).y) >= sin(25 * Float.pi / 180) else { continue }
-                for ma in mapVertical where si.area <= 1.5 * surfaces[ma].area + 0.3 {
+                for ma in mapVertical where si.fits(in: surfaces[ma]) {
                     let yaw = Relocalizer.yaw(from: si.normal, to: surfaces[ma].normal)
                     let rotation = Relocalizer.yawRotation(yaw)
                     let nj = rotation * sj.normal
                     for mb in mapVertical where mb != ma && dot(surfaces[mb].normal, nj) >= cosTolerance
-                        && sj.area <= 1.5 * surfaces[mb].area + 0.3 {
+                        && sj.fits(in: surfaces[mb]) {
                         let A = surfaces[ma], B = surfaces[mb]
                         // n_A·t = d_i − d_A and n_B·t = d_j − d_B, in x and z.
                         let det = A.normal.x * B.normal.z - A.normal.z * B.normal.x
@@ -307,16 +354,8 @@ public struct Relocalizer: Sendable {
                         for mg in mapGround {
                             let G = surfaces[mg]
                             let ty = (h.offset - G.offset - G.normal.x * tx - G.normal.z * tz) / G.normal.y
-                            log.candidatePairs += 1
-                            var hypothesis = Hypothesis(yaw: yaw, shift: SIMD3(tx, ty, tz))
-                            let t = hypothesis.transform
-                            let least = configuration.minimumCoverage
-                            guard A.coverage(of: si.samples.map(t.apply(toPoint:))) >= least,
-                                  B.coverage(of: sj.samples.map(t.apply(toPoint:))) >= least,
-                                  G.coverage(of: h.samples.map(t.apply(toPoint:))) >= least else { continue }
-                            log.hypotheses += 1
-                            score(&hypothesis, session: session)
-                            insert(hypothesis, into: &kept)
+                            consider(Hypothesis(yaw: yaw, shift: SIMD3(tx, ty, tz)), defining: [(si, A), (sj, B), (h, G)],
+                                     session: session, into: &kept, log: &log)
                         }
                     }
                 }
@@ -325,9 +364,74 @@ public struct Relocalizer: Sendable {
         return kept
     }
 
+    /// Scored hypotheses for worlds that may not share an up (at most 8, best first): every
+    /// triple of the session's largest anchors whose normals span space (no two within 25° of
+    /// parallel or opposite, and not all near one plane) is paired with map anchors whose normals
+    /// make the same three angles (within twice the normal tolerance) and which are large
+    /// enough to hold them; the first two normals fix the rotation, the third must agree with it,
+    /// and the three offsets fix the shift. Coverage, score and refinement are as with gravity.
+    func generateTilted(_ session: [Surface], log: inout RelocalizationAttempt) -> [Hypothesis] {
+        let cosTolerance = cos(configuration.normalTolerance)
+        let angleTolerance = 2 * configuration.normalTolerance
+        let largest = Array(session.indices.sorted { session[$0].area > session[$1].area }.prefix(8))
+        guard largest.count >= 3 else { return [] }
+        log.reached(.noHypothesis)
+        func angle(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { acos(max(-1, min(1, dot(a, b)))) }
+        let spread = cos(25 * Float.pi / 180)
+        var kept: [Hypothesis] = []
+        for a in 0..<largest.count {
+            for b in (a + 1)..<largest.count {
+                for c in (b + 1)..<max(b + 1, largest.count) {
+                    let si = session[largest[a]], sj = session[largest[b]], sk = session[largest[c]]
+                    guard abs(dot(si.normal, sj.normal)) < spread, abs(dot(si.normal, sk.normal)) < spread,
+                          abs(dot(sj.normal, sk.normal)) < spread,
+                          abs(dot(cross(si.normal, sj.normal), sk.normal)) >= 0.3 else { continue }
+                    let ij = angle(si.normal, sj.normal), ik = angle(si.normal, sk.normal), jk = angle(sj.normal, sk.normal)
+                    for ma in surfaces.indices where si.fits(in: surfaces[ma]) {
+                        let A = surfaces[ma]
+                        for mb in surfaces.indices where mb != ma && sj.fits(in: surfaces[mb])
+                            && abs(angle(A.normal, surfaces[mb].normal) - ij) <= angleTolerance {
+                            let B = surfaces[mb]
+                            guard let rotation = Relocalizer.rotation(taking: si.normal, sj.normal, onto: A.normal, B.normal) else { continue }
+                            let nk = rotation * sk.normal
+                            for mc in surfaces.indices where mc != ma && mc != mb && sk.fits(in: surfaces[mc])
+                                && abs(angle(A.normal, surfaces[mc].normal) - ik) <= angleTolerance
+                                && abs(angle(B.normal, surfaces[mc].normal) - jk) <= angleTolerance
+                                && dot(surfaces[mc].normal, nk) >= cosTolerance {
+                                let C = surfaces[mc]
+                                // n_M·t = d_s − d_M for the three pairs.
+                                let system = [A, B, C].map { [Double($0.normal.x), Double($0.normal.y), Double($0.normal.z)] }
+                                let offsets = [si.offset - A.offset, sj.offset - B.offset, sk.offset - C.offset].map(Double.init)
+                                guard let t = Relocalizer.solve(system, offsets) else { continue }
+                                consider(Hypothesis(rotation: rotation, shift: SIMD3(Float(t[0]), Float(t[1]), Float(t[2]))),
+                                         defining: [(si, A), (sj, B), (sk, C)], session: session, into: &kept, log: &log)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// Scores `hypothesis` and keeps it (``insert(_:into:)``) when each session plane that defined
+    /// it, moved, lies on the ground its map plane covers.
+    private func consider(_ hypothesis: Hypothesis, defining pairs: [(session: Surface, map: Surface)], session: [Surface],
+                          into kept: inout [Hypothesis], log: inout RelocalizationAttempt) {
+        log.candidatePairs += 1
+        let moved = hypothesis.transform
+        for (s, m) in pairs where m.coverage(of: s.samples.map(moved.apply(toPoint:))) < configuration.minimumCoverage { return }
+        log.hypotheses += 1
+        var scored = hypothesis
+        score(&scored, session: session)
+        insert(scored, into: &kept)
+    }
+
     /// Keeps the best hypothesis of each distinct change of world, best first, at most 8.
     private func insert(_ h: Hypothesis, into kept: inout [Hypothesis]) {
-        if let k = kept.firstIndex(where: { abs(remainder($0.yaw - h.yaw, 2 * .pi)) <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1 }) {
+        if let k = kept.firstIndex(where: {
+            Relocalizer.angle(between: $0.rotation, h.rotation) <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1
+        }) {
             if kept[k].score >= h.score { return }
             kept.remove(at: k)
         }
@@ -364,52 +468,57 @@ public struct Relocalizer: Sendable {
 
     // MARK: Refinement
 
-    /// Gauss–Newton over (turn, shift) of the matched planes' sample points against their map
-    /// planes; returns the RMS point-to-plane distance (m).
+    /// Gauss–Newton of the matched planes' sample points against their map planes, over the
+    /// turn about +Y and the shift for a level hypothesis, over any small rotation and the shift
+    /// otherwise; returns the RMS point-to-plane distance (m).
     func refine(_ h: inout Hypothesis, session: [Surface]) -> Float {
-        var yaw = Double(h.yaw), t = SIMD3<Double>(h.shift)
-        var pairs: [(p: SIMD3<Double>, n: SIMD3<Double>, d: Double, w: Double)] = []
+        var pairs: [(p: SIMD3<Float>, n: SIMD3<Double>, d: Double, w: Double)] = []
         for m in h.matches {
             let s = session[m.session], target = surfaces[m.map]
             let w = Double(s.area) / Double(max(1, s.samples.count))
-            for p in s.samples { pairs.append((SIMD3<Double>(p), SIMD3<Double>(target.normal), Double(target.offset), w)) }
+            for p in s.samples { pairs.append((p, SIMD3<Double>(target.normal), Double(target.offset), w)) }
         }
+        var rotation = h.rotation, t = SIMD3<Double>(h.shift)
         func residuals() -> Double {
-            let c = cos(yaw), s = sin(yaw)
             var sum = 0.0, weight = 0.0
             for q in pairs {
-                let rp = SIMD3(c * q.p.x + s * q.p.z, q.p.y, -s * q.p.x + c * q.p.z)
-                let r = (q.n * (rp + t)).sum() + q.d
+                let r = (q.n * (SIMD3<Double>(rotation * q.p) + t)).sum() + q.d
                 sum += q.w * r * r
                 weight += q.w
             }
             return weight > 0 ? (sum / weight).squareRoot() : .infinity
         }
+        // Unknowns: the turn (about +Y only when level, else about x, y, z), then the shift.
+        let turns = h.isLevel ? 1 : 3, unknowns = turns + 3
         for _ in 0..<5 {
-            let c = cos(yaw), s = sin(yaw)
-            var a = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 4)
-            var g = [Double](repeating: 0, count: 4)
+            var a = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: unknowns)
+            var g = [Double](repeating: 0, count: unknowns)
             for q in pairs {
-                let rp = SIMD3(c * q.p.x + s * q.p.z, q.p.y, -s * q.p.x + c * q.p.z)
-                let drp = SIMD3(-s * q.p.x + c * q.p.z, 0, -c * q.p.x - s * q.p.z)
+                let rp = SIMD3<Double>(rotation * q.p)
                 let r = (q.n * (rp + t)).sum() + q.d
-                let j = [(q.n * drp).sum(), q.n.x, q.n.y, q.n.z]
-                for u in 0..<4 {
+                // d r / d ω = (R p) × n for a small turn ω applied after R.
+                let turn = SIMD3(rp.y * q.n.z - rp.z * q.n.y, rp.z * q.n.x - rp.x * q.n.z, rp.x * q.n.y - rp.y * q.n.x)
+                let j = (h.isLevel ? [turn.y] : [turn.x, turn.y, turn.z]) + [q.n.x, q.n.y, q.n.z]
+                for u in 0..<unknowns {
                     g[u] -= q.w * j[u] * r
-                    for v in 0..<4 { a[u][v] += q.w * j[u] * j[v] }
+                    for v in 0..<unknowns { a[u][v] += q.w * j[u] * j[v] }
                 }
             }
             guard let step = Relocalizer.solve(a, g) else { break }
-            yaw += step[0]
-            t += SIMD3(step[1], step[2], step[3])
-            if abs(step[0]) < 1e-7, abs(step[1]) + abs(step[2]) + abs(step[3]) < 1e-6 { break }
+            let omega = h.isLevel ? SIMD3(0, step[0], 0) : SIMD3(step[0], step[1], step[2])
+            let size = (omega * omega).sum().squareRoot()
+            if size > 0 {
+                rotation = Quaternion(angle: Float(size), axis: SIMD3<Float>(omega / size)).matrix * rotation
+            }
+            t += SIMD3(step[turns], step[turns + 1], step[turns + 2])
+            if size < 1e-7, abs(step[turns]) + abs(step[turns + 1]) + abs(step[turns + 2]) < 1e-6 { break }
         }
-        h.yaw = Float(yaw)
+        h.rotation = rotation
         h.shift = SIMD3<Float>(t)
         return Float(residuals())
     }
 
-    /// The solution of the 4×4 system `a·x = b` (Gaussian elimination, partial pivoting), or
+    /// The solution of the square system `a·x = b` (Gaussian elimination, partial pivoting), or
     /// `nil` when it is singular (a direction the planes do not constrain).
     static func solve(_ a: [[Double]], _ b: [Double]) -> [Double]? {
         var m = a, x = b

@@ -108,6 +108,38 @@ struct RelocalizationTests {
         }
     }
 
+    /// A session whose world is not levelled (tracked from depth without gravity or a floor in
+    /// its first frame, or given poses of a world not levelled) shares no up with the map: the
+    /// change of world is any rotation, found from triples of planes. Rooms 2–9 are revisited
+    /// with their query worlds tilted by 10°–80° about a random horizontal axis, and each map is
+    /// visited, tilted, from two unrelated rooms. Before the search over every rotation none of
+    /// them relocalized (`bench relocalization --tilt 20`: 0 of 20).
+    @Test func worldsThatDoNotShareUpRelocalizeAndUnrelatedRoomsNever() throws {
+        var good = 0, relocalized = 0, falseRelocalizations = 0
+        for seed in UInt64(2)...9 {
+            let tilt = Float(seed - 1) * 10 * .pi / 180
+            let walk = RevisitWalk(seed: seed, mappingFrames: 120, tilt: tilt)
+            let (map, _) = try RelocalizationTrial.map(of: walk)
+            let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
+            print("room \(seed) tilted \(seed - 1)0°: frame \(trial.frame.map(String.init) ?? "-"), error \(trial.positionError * 1000) mm \(trial.angleError * 180 / .pi)°")
+            if trial.frame != nil {
+                relocalized += 1
+                #expect(trial.positionError <= 0.01 && trial.angleError <= 0.5 * .pi / 180)
+                if (trial.frame ?? 99) < 10 { good += 1 }
+            }
+            for other in UInt64(1)...2 {
+                let away = RevisitWalk(seed: seed, queryRoomSeed: 700 + seed * 10 + other, mappingFrames: 120, tilt: tilt)
+                if let frame = try RelocalizationTrial(walk: away, map: map, queryFrames: 30).frame {
+                    falseRelocalizations += 1
+                    print("FALSE: map of room \(seed) in room \(away.query.seed), frame \(frame)")
+                }
+            }
+        }
+        print("tilted worlds: relocalized \(relocalized) of 8, \(good) within 10 frames; false \(falseRelocalizations) of 16")
+        #expect(falseRelocalizations == 0)
+        #expect(good >= 5)
+    }
+
     /// The walk `planekit bench relocalization` crashed in (room 16 at its 150 mapping frames):
     /// a stale incremental build, whose CLI module still had `MapTracking`'s layout from before
     /// it gained a private property, corrupted memory there. Replayed here through the same
