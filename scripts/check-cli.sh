@@ -5,11 +5,7 @@
 #   scripts/check-cli.sh                # after `swift test -c release …` (or `swift build -c release`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PLANEKIT="${PLANEKIT:-$PWD/.build/release/planekit}"
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/planekit-cli.XXXXXX")
-trap 'rm -rf "$OUT"' EXIT
-failures=0
-fail() { echo "check-cli: $1" >&2; failures=$((failures + 1)); }
+source scripts/check-common.sh check-cli
 
 # The dynamic loader lists every library it loads ("calling init: PATH") under LD_DEBUG=libs.
 LD_DEBUG=libs "$PLANEKIT" analyze samples/room-depth.png > "$OUT/organized.txt" 2> "$OUT/organized.libs"

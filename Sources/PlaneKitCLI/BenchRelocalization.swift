@@ -34,6 +34,14 @@ struct BenchRelocalization: ParsableCommand {
             global registration on it (5 cm voxels, FPFH, RANSAC on feature matches, then \
             point-to-plane ICP), timed per pair on one thread, its error measured the same way.
 
+            With --sequence DIR, a recorded walk instead (a TUM RGB-D folder or a 7-Scenes \
+            sequence, see bench tracking): a map of its first --mapping-frames frames (600 by \
+            default) under their reference poses, then its last --query-frames frames (300 by \
+            default) with their poses moved by an unknown rigid offset (seeded: a turn about +Y, a \
+            shift of up to 3 m, and --tilt) through a session that loaded the map. Reported: the \
+            frame it relocalized in and the error at the camera against the offset (goal: \
+            ≤ 3 cm / 1°), and the time of one attempt.
+
             Build in release mode first (scripts/bench-relocalization.sh does it all).
             """)
 
@@ -46,11 +54,13 @@ struct BenchRelocalization: ParsableCommand {
     @Option(help: "Query walks in unrelated rooms.")
     var unrelated = 100
 
-    @Option(name: .customLong("mapping-frames"), help: "Frames of each mapping walk.")
-    var mappingFrames = 150
+    @Option(name: .customLong("mapping-frames"), help: "Frames of each mapping walk (default 150; 600 with --sequence).")
+    var mappingFrames: Int?
 
-    @Option(help: "Query frames before a walk counts as not relocalized.")
-    var queryFrames = 30
+    @Option(help: "Query frames before a walk counts as not relocalized (default 30; with --sequence the last 300 frames).")
+    var queryFrames: Int?
+
+    @OptionGroup var recording: SequenceOptions
 
     @Option(help: ArgumentHelp("Tilt the query walks' world by this many degrees about a random horizontal axis (a session that never learnt which way is up): relocalization then searches every rotation, not only turns about +Y.", valueName: "DEGREES"))
     var tilt: Float = 0
@@ -76,10 +86,16 @@ struct BenchRelocalization: ParsableCommand {
     }
 
     mutating func run() throws {
-        guard walks >= 0, unrelated >= 0, mappingFrames > 0, queryFrames > 0, firstRoom < UInt64.max / 2, tilt.isFinite, abs(tilt) <= 180 else {
+        guard walks >= 0, unrelated >= 0, (mappingFrames ?? 1) > 0, (queryFrames ?? 1) > 0, firstRoom < UInt64.max / 2, tilt.isFinite,
+              abs(tilt) <= 180 else {
             throw ValidationError("--walks and --unrelated must not be negative, the frame counts positive, --first-room below 2⁶³, --tilt within ±180")
         }
         if BuildConfiguration.isDebug { Diagnostics.warn("this is a debug build; build with -c release for meaningful figures") }
+        if let recorded = try recording.recorded() {
+            try runRecorded(recorded)
+            return
+        }
+        let mappingFrames = mappingFrames ?? 150, queryFrames = queryFrames ?? 30
         var attemptTimes: [Double] = []
         var maps: [WorldMap] = []
         var pairs: [Pair] = []
@@ -133,41 +149,101 @@ struct BenchRelocalization: ParsableCommand {
         }
     }
 
+    /// A depth frame with the pose the session is given and its time.
+    typealias PosedFrame = (cloud: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform, timestamp: Double)
+
     /// The map of a walk's mapping frames.
     static func map(_ walk: RevisitWalk) throws -> WorldMap {
-        var session = Session(), mapping = MapTracking()
         var workspace = RenderWorkspace()
-        for k in 0..<walk.mappingFrames {
-            let frame = walk.mappingFrame(k, workspace: &workspace)
-            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
-            _ = mapping.frameTracked(session: &session, cloud: frame.cloud)
+        return try map(frames: walk.mappingFrames) { k in
+            let f = walk.mappingFrame(k, workspace: &workspace)
+            return (f.cloud, f.intrinsics, f.pose, f.timestamp)
+        }
+    }
+
+    /// The map of `frames` frames through a session given their poses.
+    static func map(frames: Int, _ frame: (Int) throws -> PosedFrame) throws -> WorldMap {
+        var session = Session(), mapping = MapTracking()
+        for k in 0..<frames {
+            let f = try frame(k)
+            _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
+            _ = mapping.frameTracked(session: &session, cloud: f.cloud)
         }
         return mapping.map(of: session)
+    }
+
+    /// Query frames of a walk through a session that loaded `map` (``query(frames:map:times:log:_:)``).
+    static func query(_ walk: RevisitWalk, map: WorldMap, frames: Int, times: inout [Double], log: String? = nil)
+        throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
+        var workspace = RenderWorkspace()
+        return try query(frames: frames, map: map, times: &times, log: log) { k in
+            let f = walk.queryFrame(k, workspace: &workspace)
+            return (f.cloud, f.intrinsics, f.pose, f.timestamp)
+        }
     }
 
     /// Query frames through a session that loaded `map`; each frame's registration attempt (with
     /// the map sampling beside it) is timed, and printed after `log` when given. The frame, registration, samples and pose
     /// (query world) of a relocalization.
-    static func query(_ walk: RevisitWalk, map: WorldMap, frames: Int, times: inout [Double], log: String? = nil)
+    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) throws -> PosedFrame)
         throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
         var session = Session(), mapping = MapTracking()
         mapping.load(map, into: &session)
-        var workspace = RenderWorkspace()
         for k in 0..<frames {
-            let frame = walk.queryFrame(k, workspace: &workspace)
-            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            let f = try frame(k)
+            _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
             let start = ContinuousClock.now
-            let tracked = mapping.frameTracked(session: &session, cloud: frame.cloud)
+            let tracked = mapping.frameTracked(session: &session, cloud: f.cloud)
             times.append((ContinuousClock.now - start).milliseconds)
             if let log, let attempt = mapping.lastAttempt { print("  \(log) frame \(k): \(attempt.summary)") }
             if let (found, _) = tracked {
-                let samples = MapPointSampler.samples(of: frame.cloud, stride: 4, reach: 4).map { (p, n) in
-                    (frame.pose.apply(toPoint: p), frame.pose.apply(toDirection: n))
+                let samples = MapPointSampler.samples(of: f.cloud, stride: 4, reach: 4).map { (p, n) in
+                    (f.pose.apply(toPoint: p), f.pose.apply(toDirection: n))
                 }
-                return (k, found, samples, frame.pose)
+                return (k, found, samples, f.pose)
             }
         }
         return nil
+    }
+
+    /// A recorded walk: the map of its first frames, then its last frames under an unknown offset.
+    private func runRecorded(_ recorded: RecordedSequence) throws {
+        let mappingCount = min(mappingFrames ?? 600, recorded.count)
+        let queryCount = min(queryFrames ?? 300, recorded.count - mappingCount)
+        guard queryCount > 0 else {
+            throw ValidationError("\(recorded.name) has \(recorded.count) frames: none left to query after \(mappingCount) mapping frames")
+        }
+        func frame(_ index: Int, moved offset: Transform = .identity) throws -> PosedFrame {
+            var cloud = try recorded.cloud(index)
+            cloud.intrinsics = recorded.intrinsics
+            return (cloud, recorded.intrinsics, offset * recorded.poses[index], recorded.timestamps[index])
+        }
+        let start = ContinuousClock.now
+        let map = try Self.map(frames: mappingCount) { try frame($0) }
+        print("\(recorded.name) (\(recorded.layout.rawValue)): map of frames 0–\(mappingCount - 1): \(map.anchors.count) anchors, "
+              + "\(map.points.count) points (" + CFormat.string("%.1f s", (ContinuousClock.now - start).milliseconds / 1000) + ")")
+        var random = SeededRandom(seed: SeededRandom.derivedSeed(UInt64(recorded.count), stream: 77))
+        let offset = RevisitWalk.randomOffset(&random, tilt: tilt * .pi / 180)
+        let first = recorded.count - queryCount
+        var times: [Double] = []
+        let outcome = try Self.query(frames: queryCount, map: map, times: &times, log: log ? recorded.name : nil) {
+            try frame(first + $0, moved: offset)
+        }
+        var line = "\(recorded.name): query frames \(first)–\(recorded.count - 1) under an offset of "
+            + CFormat.string("%.1f°, %.2f m: ", Self.error(offset, .identity, at: .zero).1 * 180 / .pi, length(offset.translation))
+        if let (k, found, _, pose) = outcome {
+            let (position, angle) = Self.error(found.mapFromSession, offset.inverse, at: pose.translation)
+            let met = position <= 0.03 && angle <= .pi / 180
+            line += "relocalized in query frame \(k) (frame \(first + k)), error "
+                + CFormat.string("%.2f mm, %.3f°", position * 1000, angle * 180 / .pi) + (met ? " (within 3 cm / 1°)" : " (over 3 cm / 1°)")
+        } else {
+            line += "not relocalized in \(queryCount) frames"
+        }
+        print(line)
+        times.sort()
+        if !times.isEmpty {
+            print(CFormat.string("PlaneKit: one attempt median %.2f ms, max %.2f ms over %d attempts", times[times.count / 2], times.last!, times.count))
+        }
     }
 
     /// Position error at `point` (m) and rotation error (rad) of `found` against `truth`.

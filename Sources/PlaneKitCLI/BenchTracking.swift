@@ -18,9 +18,11 @@ struct BenchTracking: ParsableCommand {
         discussion: """
             Without --sequence: generated walks (SyntheticSequence, seeds --seed …, --frames \
             each, 30 fps, Kinect noise), the true poses as reference. With --sequence DIR: a \
-            recorded walk in the TUM RGB-D layout (depth.txt, groundtruth.txt, depth/*.png at \
-            5000 units per metre), its first --frames depth frames that have a reference pose \
-            within 20 ms.
+            recorded walk, its first --frames depth frames that have a reference pose, in the \
+            TUM RGB-D layout (depth.txt, groundtruth.txt, depth/*.png at 5000 units per metre; \
+            the pose nearest in time, within 20 ms) or the 7-Scenes one \
+            (frame-NNNNNN.depth.png in millimetres with frame-NNNNNN.pose.txt, 30 fps, \
+            585, 585, 320, 240).
 
             Each frame's cloud goes to CameraTracker without its pose (with --imu, with the \
             simulated accelerometer's reading, as a record's "acceleration" field would bring \
@@ -45,14 +47,7 @@ struct BenchTracking: ParsableCommand {
     @Option(help: "Seeds of the generated walks.")
     var seed: [UInt64] = [1]
 
-    @Option(help: ArgumentHelp("A recorded walk in the TUM RGB-D layout instead of generated ones.", valueName: "DIR"))
-    var sequence: String?
-
-    @Option(help: ArgumentHelp("Intrinsics of the recorded walk (default: from its folder name).", valueName: "fx,fy,cx,cy"))
-    var intrinsics: String?
-
-    @Option(help: "Metres per depth unit of the recorded walk.")
-    var depthScale: Float = 0.0002
+    @OptionGroup var recording: SequenceOptions
 
     @Option(help: ArgumentHelp("Python with open3d and numpy, for the comparison.", valueName: "PATH"))
     var python = ".build-venv/bin/python3"
@@ -79,17 +74,8 @@ struct BenchTracking: ParsableCommand {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
         var walks: [TrackingWalk] = []
-        if let sequence {
-            var given: PinholeIntrinsics?
-            if let intrinsics {
-                let n = intrinsics.split(separator: ",").compactMap { Float($0) }
-                guard n.count == 4, let k = PinholeIntrinsics(fx: n[0], fy: n[1], cx: n[2], cy: n[3], width: 640, height: 480) else {
-                    throw ValidationError("--intrinsics needs fx,fy,cx,cy with positive focal lengths")
-                }
-                given = k
-            }
-            guard depthScale > 0, depthScale.isFinite else { throw ValidationError("--depth-scale must be positive") }
-            walks = [try TrackingWalk(tumFolder: sequence, limit: frames, intrinsics: given, depthScale: depthScale)]
+        if let recorded = try recording.recorded(limit: frames) {
+            walks = [TrackingWalk(recorded: recorded)]
         } else {
             walks = seed.map {
                 var walk = TrackingWalk(seed: $0, frames: frames)

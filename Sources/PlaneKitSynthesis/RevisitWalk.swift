@@ -38,15 +38,21 @@ public struct RevisitWalk: Sendable {
         var random = SeededRandom(seed: SeededRandom.derivedSeed(seed ^ (queryRoomSeed ?? seed) &* 31, stream: 77))
         let mapped = mapping.timestamp(ofFrame: self.mappingFrames * self.frameStride)
         queryStart = Double(random.uniform(0.1...0.7)) * mapped
+        offset = RevisitWalk.randomOffset(&random, tilt: tilt)
+    }
+
+    /// An unknown rigid change of world: a turn about +Y (uniform), a shift of up to 3 m across and
+    /// 0.5 m up or down, and with `tilt` (radians) a turn by it about a random horizontal axis.
+    public static func randomOffset(_ random: inout SeededRandom, tilt: Float = 0) -> Transform {
         let yaw = random.uniform(-Float.pi...Float.pi)
         let shift = SIMD3(random.uniform(-3...3), random.uniform(-0.5...0.5), random.uniform(-3...3))
         var rotation = Quaternion(angle: yaw, axis: SIMD3(0, 1, 0)).matrix
         if tilt != 0 {
-            let heading = random.uniform(-Float.pi...Float.pi)
-            let axis = SIMD3(Float(DeterministicMath.cos(Double(heading))), 0, Float(DeterministicMath.sin(Double(heading))))
+            let heading = Double(random.uniform(-Float.pi...Float.pi))
+            let axis = SIMD3(Float(DeterministicMath.cos(heading)), 0, Float(DeterministicMath.sin(heading)))
             rotation = Quaternion(angle: tilt, axis: axis).matrix * rotation
         }
-        offset = Transform(rotation: rotation, translation: shift)
+        return Transform(rotation: rotation, translation: shift)
     }
 
     /// Mapping frame `index` (true poses).
