@@ -60,6 +60,13 @@ for layout in seven tum; do
     grep -q 'relocalized in query frame .*(within 3 cm / 1°)' "$OUT/$layout-relocalization.txt" \
         || fail "bench relocalization on the $layout layout: $(cat "$OUT/$layout-relocalization.txt")"
 done
+# A damaged depth image is one warning naming the frame, and the walk goes on without it.
+cp -r "$OUT/seven" "$OUT/damaged"
+head -c 100 "$OUT/seven/frame-000005.depth.png" > "$OUT/damaged/frame-000005.depth.png"
+"$PLANEKIT" bench tracking --sequence "$OUT/damaged" --intrinsics $K --frames 90 --no-open3d > "$OUT/damaged.txt" 2> "$OUT/damaged.err" \
+    || fail "bench tracking stopped at a damaged frame: $(cat "$OUT/damaged.err")"
+[[ $(grep -c 'frame 5: .*left out' "$OUT/damaged.err") == 1 ]] || fail "a damaged frame gave: $(cat "$OUT/damaged.err")"
+grep -q '^damaged: 89 frames' "$OUT/damaged.txt" || fail "the walk with a damaged frame: $(cat "$OUT/damaged.txt")"
 # A folder in neither layout is one clear error.
 mkdir "$OUT/empty"
 if "$PLANEKIT" bench tracking --sequence "$OUT/empty" --no-open3d 2> "$OUT/empty.err"; then fail "an empty folder was read as a sequence"; fi

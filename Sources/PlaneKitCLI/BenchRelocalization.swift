@@ -161,11 +161,12 @@ struct BenchRelocalization: ParsableCommand {
         }
     }
 
-    /// The map of `frames` frames through a session given their poses.
-    static func map(frames: Int, _ frame: (Int) throws -> PosedFrame) throws -> WorldMap {
+    /// The map of `frames` frames through a session given their poses (a frame that is `nil`
+    /// could not be read and is left out).
+    static func map(frames: Int, _ frame: (Int) throws -> PosedFrame?) throws -> WorldMap {
         var session = Session(), mapping = MapTracking()
         for k in 0..<frames {
-            let f = try frame(k)
+            guard let f = try frame(k) else { continue }
             _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
             _ = mapping.frameTracked(session: &session, cloud: f.cloud)
         }
@@ -185,12 +186,12 @@ struct BenchRelocalization: ParsableCommand {
     /// Query frames through a session that loaded `map`; each frame's registration attempt (with
     /// the map sampling beside it) is timed, and printed after `log` when given. The frame, registration, samples and pose
     /// (query world) of a relocalization.
-    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) throws -> PosedFrame)
+    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) throws -> PosedFrame?)
         throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
         var session = Session(), mapping = MapTracking()
         mapping.load(map, into: &session)
         for k in 0..<frames {
-            let f = try frame(k)
+            guard let f = try frame(k) else { continue }
             _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
             let start = ContinuousClock.now
             let tracked = mapping.frameTracked(session: &session, cloud: f.cloud)
@@ -213,13 +214,20 @@ struct BenchRelocalization: ParsableCommand {
         guard queryCount > 0 else {
             throw ValidationError("\(recorded.name) has \(recorded.count) frames: none left to query after \(mappingCount) mapping frames")
         }
-        func frame(_ index: Int, moved offset: Transform = .identity) throws -> PosedFrame {
-            var cloud = try recorded.cloud(index)
+        // A frame that cannot be read is one warning and is left out.
+        func frame(_ index: Int, moved offset: Transform = .identity) -> PosedFrame? {
+            var cloud: PointCloud
+            do {
+                cloud = try recorded.cloud(index)
+            } catch {
+                Diagnostics.warn("\(recorded.name) frame \(index): \(error); left out")
+                return nil
+            }
             cloud.intrinsics = recorded.intrinsics
             return (cloud, recorded.intrinsics, offset * recorded.poses[index], recorded.timestamps[index])
         }
         let start = ContinuousClock.now
-        let map = try Self.map(frames: mappingCount) { try frame($0) }
+        let map = try Self.map(frames: mappingCount) { frame($0) }
         print("\(recorded.name) (\(recorded.layout.rawValue)): map of frames 0–\(mappingCount - 1): \(map.anchors.count) anchors, "
               + "\(map.points.count) points (" + CFormat.string("%.1f s", (ContinuousClock.now - start).milliseconds / 1000) + ")")
         var random = SeededRandom(seed: SeededRandom.derivedSeed(UInt64(recorded.count), stream: 77))
@@ -227,7 +235,7 @@ struct BenchRelocalization: ParsableCommand {
         let first = recorded.count - queryCount
         var times: [Double] = []
         let outcome = try Self.query(frames: queryCount, map: map, times: &times, log: log ? recorded.name : nil) {
-            try frame(first + $0, moved: offset)
+            frame(first + $0, moved: offset)
         }
         var line = "\(recorded.name): query frames \(first)–\(recorded.count - 1) under an offset of "
             + CFormat.string("%.1f°, %.2f m: ", Self.error(offset, .identity, at: .zero).1 * 180 / .pi, length(offset.translation))

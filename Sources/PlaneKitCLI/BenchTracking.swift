@@ -98,16 +98,23 @@ struct BenchTracking: ParsableCommand {
     }
 
     /// Tracks every frame of `walk` without its pose; with `perFrame`, prints each frame's
-    /// position error and tracking state.
+    /// position error and tracking state. A recorded frame that cannot be read is one warning
+    /// and is left out (of the tracking and of the error).
     static func trackPlaneKit(_ walk: TrackingWalk, perFrame: Bool = false) throws -> TrackingBenchReport {
         var tracker = CameraTracker()
         let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
-        var estimated: [Transform] = [], times: [Double] = []
+        var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = []
         var limited = 0, lost = 0
-        var states: [TrackingState] = []
+        var states: [TrackingState] = [], tracked: [Int] = []
         for index in 0..<walk.count {
-            let frame = try walk.frame(index, workspace: &workspace)
+            let frame: TrackingWalk.Frame
+            do {
+                frame = try walk.frame(index, workspace: &workspace)
+            } catch {
+                Diagnostics.warn("\(walk.name) frame \(index): \(error); left out")
+                continue
+            }
             let start = ContinuousClock.now
             let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, acceleration: frame.acceleration,
                                          timestamp: frame.timestamp)
@@ -119,20 +126,21 @@ struct BenchTracking: ParsableCommand {
                 tracker.refineKeyframe(with: try detector.detect(in: cloud))
             }
             estimated.append(estimate.transform)
+            reference.append(frame.reference)
             states.append(estimate.tracking)
+            tracked.append(index)
             if estimate.tracking != .normal { limited += 1 }
             if estimate.tracking == .limited(.relocalizing) { lost += 1 }
         }
-        let reference = walk.referencePoses()
         let error = TrajectoryError(estimated: estimated, reference: reference)
         if perFrame, let offsets = TrajectoryError.positionErrors(estimated: estimated, reference: reference) {
-            for (index, (offset, state)) in zip(offsets, states).enumerated() {
+            for (index, (offset, state)) in zip(tracked, zip(offsets, states)) {
                 print("\(walk.name) frame \(index): " + CFormat.string("error %.2f cm (%+.2f, %+.2f, %+.2f)", length(offset) * 100,
                                                                         offset.x * 100, offset.y * 100, offset.z * 100)
                       + ", tracking \(state.name)" + (state.reason.map { " (\($0.rawValue))" } ?? ""))
             }
         }
-        return TrackingBenchReport(walk: walk.name, frames: walk.count, keyframes: tracker.keyframeCount,
+        return TrackingBenchReport(walk: walk.name, frames: estimated.count, keyframes: tracker.keyframeCount,
                                    medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
                                    maximumError: error?.maximum ?? .nan, notNormal: limited, relocalizing: lost)
     }
