@@ -40,7 +40,8 @@ struct BenchRelocalization: ParsableCommand {
             default) with their poses moved by an unknown rigid offset (seeded: a turn about +Y, a \
             shift of up to 3 m, and --tilt) through a session that loaded the map. Reported: the \
             frame it relocalized in and the error at the camera against the offset (goal: \
-            ≤ 3 cm / 1°), and the time of one attempt.
+            ≤ 3 cm / 1°), the time of one attempt and, unless --no-open3d, Open3D's global \
+            registration of the same frame against the map.
 
             Build in release mode first (scripts/bench-relocalization.sh does it all).
             """)
@@ -163,10 +164,10 @@ struct BenchRelocalization: ParsableCommand {
 
     /// The map of `frames` frames through a session given their poses (a frame that is `nil`
     /// could not be read and is left out).
-    static func map(frames: Int, _ frame: (Int) throws -> PosedFrame?) throws -> WorldMap {
+    static func map(frames: Int, _ frame: (Int) -> PosedFrame?) throws -> WorldMap {
         var session = Session(), mapping = MapTracking()
         for k in 0..<frames {
-            guard let f = try frame(k) else { continue }
+            guard let f = frame(k) else { continue }
             _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
             _ = mapping.frameTracked(session: &session, cloud: f.cloud)
         }
@@ -186,12 +187,12 @@ struct BenchRelocalization: ParsableCommand {
     /// Query frames through a session that loaded `map`; each frame's registration attempt (with
     /// the map sampling beside it) is timed, and printed after `log` when given. The frame, registration, samples and pose
     /// (query world) of a relocalization.
-    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) throws -> PosedFrame?)
+    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) -> PosedFrame?)
         throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
         var session = Session(), mapping = MapTracking()
         mapping.load(map, into: &session)
         for k in 0..<frames {
-            guard let f = try frame(k) else { continue }
+            guard let f = frame(k) else { continue }
             _ = try session.update(frame: f.cloud, intrinsics: f.intrinsics, pose: f.pose, timestamp: f.timestamp)
             let start = ContinuousClock.now
             let tracked = mapping.frameTracked(session: &session, cloud: f.cloud)
@@ -239,7 +240,9 @@ struct BenchRelocalization: ParsableCommand {
         }
         var line = "\(recorded.name): query frames \(first)–\(recorded.count - 1) under an offset of "
             + CFormat.string("%.1f°, %.2f m: ", Self.error(offset, .identity, at: .zero).1 * 180 / .pi, length(offset.translation))
-        if let (k, found, _, pose) = outcome {
+        var pairs: [Pair] = []
+        if let (k, found, source, pose) = outcome {
+            pairs.append(Pair(source: source, map: map, truth: offset.inverse, camera: pose.translation))
             let (position, angle) = Self.error(found.mapFromSession, offset.inverse, at: pose.translation)
             let met = position <= 0.03 && angle <= .pi / 180
             line += "relocalized in query frame \(k) (frame \(first + k)), error "
@@ -251,6 +254,12 @@ struct BenchRelocalization: ParsableCommand {
         times.sort()
         if !times.isEmpty {
             print(CFormat.string("PlaneKit: one attempt median %.2f ms, max %.2f ms over %d attempts", times[times.count / 2], times.last!, times.count))
+        }
+        guard !noOpen3D, !pairs.isEmpty else { return }
+        do {
+            try compareWithOpen3D(pairs)
+        } catch {
+            Diagnostics.warn("Open3D comparison skipped: \(error)")
         }
     }
 
