@@ -26,7 +26,7 @@ public struct Relocalization: Sendable {
 /// Registers a session against a ``WorldMap`` (global, no initial guess), for relocalization.
 ///
 /// When both worlds have +Y up (gravity, or a levelled track), the unknown change of world is a
-/// turn about +Y and a shift: four degrees of freedom. When no such change fits, the worlds may not
+/// turn about +Y and a shift: four degrees of freedom. When no such change passes, the worlds may not
 /// share an up and every rotation is searched (``generateTilted(_:log:)``: triples of planes).
 /// 1. **Hypotheses** from planes: every pair of non-parallel (≥ 25° apart) vertical session
 ///    anchors is paired with map anchors whose normals make the same angle (within 4°) and which
@@ -155,7 +155,8 @@ public struct Relocalizer: Sendable {
         /// Map-from-session rotation.
         var rotation: Matrix3
         var shift: SIMD3<Float>
-        /// `true` when both worlds keep +Y up and the rotation is a turn about it (refined as one).
+        /// `true` when found as a turn about +Y (both worlds levelled): refined as one and held to
+        /// ``Configuration/maximumResidual`` rather than the tilted search's tighter limit.
         let isLevel: Bool
         var score: Float = -.infinity
         var matches: [(session: Int, map: Int)] = []
@@ -247,9 +248,6 @@ public struct Relocalizer: Sendable {
     public func attempt(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform, recent: RecentSamples)
         -> (relocalization: Relocalization?, attempt: RelocalizationAttempt) {
         var log = RelocalizationAttempt()
-        let latest = recent.latest
-        // Deduplicated only when a hypothesis gets as far as needing it.
-        var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
         let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
             Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
                     classification: $0.plane.classification)
@@ -257,16 +255,40 @@ public struct Relocalizer: Sendable {
         log.planes = session.count
         log.verticalPlanes = session.filter(\.isVertical).count
         log.horizontalPlanes = session.filter(\.isHorizontal).count
-        var hypotheses = generate(session, log: &log)
-        if hypotheses.isEmpty {
-            // No turn about +Y explains the planes: the worlds may not share gravity's up (a
-            // session tracked from depth that saw neither gravity nor a floor, or a map or poses
-            // from a world that is not levelled). Search every rotation.
-            hypotheses = generateTilted(session, log: &log)
+        var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
+        var passed = verify(generate(session, log: &log), session: session, cloud: cloud, pose: pose, recent: recent,
+                            window: &window, log: &log)
+        if passed.isEmpty {
+            // No turn about +Y passed: the worlds may not share an up — a session tracked from
+            // depth that saw neither gravity nor a floor, a map or poses from a world that is not
+            // levelled, or two worlds levelled a degree or two apart (different floors, different
+            // accelerometers). Search every rotation.
+            passed = verify(generateTilted(session, log: &log), session: session, cloud: cloud, pose: pose, recent: recent,
+                            window: &window, log: &log)
         }
-        // Planes propose, points decide: every hypothesis explaining the planes nearly as well as
-        // the best is refined and checked against the frame; exactly one may pass.
-        guard let top = hypotheses.first?.score, top > 0 else { return (nil, log) }
+        // The evidence of the frame's depth for each: points on map surfaces, less five times the
+        // map surfaces seen through. A clearly different change of world with nearly as much
+        // evidence makes the view ambiguous (a bare corner of a rectangular room looks like the others).
+        func evidence(_ r: Relocalization) -> Float { r.inlierFraction - 5 * r.seeThroughFraction }
+        passed.sort { evidence($0) > evidence($1) }
+        guard let first = passed.first else { return (nil, log) }
+        for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
+            let turned = Relocalizer.angle(between: other.mapFromSession.rotation, first.mapFromSession.rotation)
+            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
+                return (nil, log)
+            }
+        }
+        log.outcome = .relocalized
+        return (first, log)
+    }
+
+    /// The hypotheses that pass every check, refined: planes propose, points decide. Every
+    /// hypothesis explaining the planes nearly as well as the best is refined and checked against
+    /// the frame (`cloud` seen from `pose`) and the recent frames' samples (`recent`, deduplicated
+    /// into `window` only when a hypothesis gets as far as needing them).
+    private func verify(_ hypotheses: [Hypothesis], session: [Surface], cloud: PointCloud, pose: Transform, recent: RecentSamples,
+                        window: inout [(point: SIMD3<Float>, normal: SIMD3<Float>)]?, log: inout RelocalizationAttempt) -> [Relocalization] {
+        guard let top = hypotheses.first?.score, top > 0 else { return [] }
         var passed: [Relocalization] = []
         for var h in hypotheses where h.score >= 0.5 * top {
             log.bestMatches = max(log.bestMatches, h.matches.count)
@@ -279,7 +301,7 @@ public struct Relocalizer: Sendable {
                 continue
             }
             let transform = h.transform
-            let inliers = inlierFraction(of: latest, mapFromSession: transform)
+            let inliers = inlierFraction(of: recent.latest, mapFromSession: transform)
             log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
             guard inliers >= configuration.minimumInlierFraction else { log.reached(.inliers); continue }
             if window == nil { window = recent.distinct() }
@@ -302,20 +324,7 @@ public struct Relocalizer: Sendable {
             passed.append(Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
                                          seeThroughFraction: seeThrough))
         }
-        // The evidence of the frame's depth for each: points on map surfaces, less five times the
-        // map surfaces seen through. A clearly different change of world with nearly as much
-        // evidence makes the view ambiguous (a bare corner of a rectangular room looks like the others).
-        func evidence(_ r: Relocalization) -> Float { r.inlierFraction - 5 * r.seeThroughFraction }
-        passed.sort { evidence($0) > evidence($1) }
-        guard let first = passed.first else { return (nil, log) }
-        for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
-            let turned = Relocalizer.angle(between: other.mapFromSession.rotation, first.mapFromSession.rotation)
-            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
-                return (nil, log)
-            }
-        }
-        log.outcome = .relocalized
-        return (first, log)
+        return passed
     }
 
     // MARK: Hypotheses
@@ -470,7 +479,10 @@ public struct Relocalizer: Sendable {
 
     /// Gauss–Newton of the matched planes' sample points against their map planes, over the
     /// turn about +Y and the shift for a level hypothesis, over any small rotation and the shift
-    /// otherwise; returns the RMS point-to-plane distance (m).
+    /// otherwise; returns the RMS point-to-plane distance (m). A level hypothesis keeps its up:
+    /// freed, its two more angles let an unrelated room's planes fit under the level residual
+    /// limit (measured: 1.9 mm), and worlds levelled a few degrees apart are found by the
+    /// tilted search instead.
     func refine(_ h: inout Hypothesis, session: [Surface]) -> Float {
         var pairs: [(p: SIMD3<Float>, n: SIMD3<Double>, d: Double, w: Double)] = []
         for m in h.matches {

@@ -109,19 +109,21 @@ struct RelocalizationTests {
     }
 
     /// A session whose world is not levelled (tracked from depth without gravity or a floor in
-    /// its first frame, or given poses of a world not levelled) shares no up with the map: the
-    /// change of world is any rotation, found from triples of planes. Rooms 2–9 are revisited
-    /// with their query worlds tilted by 10°–80° about a random horizontal axis, and each map is
-    /// visited, tilted, from two unrelated rooms. Before the search over every rotation none of
-    /// them relocalized (`bench relocalization --tilt 20`: 0 of 20).
+    /// its first frame, or given poses of a world not levelled) shares no up with the map, and
+    /// two levelled worlds can disagree on up by a degree or two: the change of world is any
+    /// rotation, found from triples of planes. Rooms 2–9 are revisited with their query worlds
+    /// tilted by 1°–80° about a random horizontal axis, and each map is visited, tilted, from two
+    /// unrelated rooms. Before the search over every rotation none of them relocalized
+    /// (`bench relocalization --tilt 20`, and `--tilt 1`: 0 of 20).
     @Test func worldsThatDoNotShareUpRelocalizeAndUnrelatedRoomsNever() throws {
         var good = 0, relocalized = 0, falseRelocalizations = 0
         for seed in UInt64(2)...9 {
-            let tilt = Float(seed - 1) * 10 * .pi / 180
+            let degrees: Float = [1, 2, 3, 5, 10, 20, 40, 80][Int(seed) - 2]
+            let tilt = degrees * .pi / 180
             let walk = RevisitWalk(seed: seed, mappingFrames: 120, tilt: tilt)
             let (map, _) = try RelocalizationTrial.map(of: walk)
             let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
-            print("room \(seed) tilted \(seed - 1)0°: frame \(trial.frame.map(String.init) ?? "-"), error \(trial.positionError * 1000) mm \(trial.angleError * 180 / .pi)°")
+            print("room \(seed) tilted \(degrees)°: frame \(trial.frame.map(String.init) ?? "-"), error \(trial.positionError * 1000) mm \(trial.angleError * 180 / .pi)°")
             if trial.frame != nil {
                 relocalized += 1
                 #expect(trial.positionError <= 0.01 && trial.angleError <= 0.5 * .pi / 180)
