@@ -239,7 +239,7 @@ struct BenchRelocalization: ParsableCommand {
             frame(first + $0, moved: offset)
         }
         var line = "\(recorded.name): query frames \(first)–\(recorded.count - 1) under an offset of "
-            + CFormat.string("%.1f°, %.2f m: ", Self.error(offset, .identity, at: .zero).1 * 180 / .pi, length(offset.translation))
+            + CFormat.string("%.1f°, %.2f m: ", Quaternion(offset.rotation).angle * 180 / .pi, length(offset.translation))
         var pairs: [Pair] = []
         if let (k, found, source, pose) = outcome {
             pairs.append(Pair(source: source, map: map, truth: offset.inverse, camera: pose.translation))
@@ -266,9 +266,7 @@ struct BenchRelocalization: ParsableCommand {
     /// Position error at `point` (m) and rotation error (rad) of `found` against `truth`.
     static func error(_ found: Transform, _ truth: Transform, at point: SIMD3<Float>) -> (Float, Float) {
         let position = distance(found.apply(toPoint: point), truth.apply(toPoint: point))
-        let r = found.rotation * truth.rotation.transposed
-        let angle = acos(max(-1, min(1, (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2)))
-        return (position, angle)
+        return (position, Quaternion(found.rotation * truth.rotation.transposed).angle)
     }
 
     private func compareWithOpen3D(_ pairs: [Pair]) throws {

@@ -26,14 +26,20 @@ struct DepthImageOptions: ParsableArguments {
             throw ValidationError("--depth-scale must be a positive number, got \(depthScale)")
         }
         if let intrinsics {
-            let numbers = intrinsics.split(separator: ",").compactMap { Float($0) }
             // The reader checks the size against the image; 1×1 here only carries the numbers.
-            guard numbers.count == 4,
-                  let parsed = PinholeIntrinsics(fx: numbers[0], fy: numbers[1], cx: numbers[2], cy: numbers[3], width: 1, height: 1) else {
-                throw ValidationError("--intrinsics needs four numbers fx,fy,cx,cy with positive focal lengths, got '\(intrinsics)'")
-            }
-            options.intrinsics = parsed
+            options.intrinsics = try DepthImageOptions.intrinsics(parsing: intrinsics, width: 1, height: 1)
         }
         return options
+    }
+
+    /// Intrinsics typed as `fx,fy,cx,cy` for images of `width × height`: exactly four numbers,
+    /// positive focal lengths; anything else is a usage error naming what was typed.
+    static func intrinsics(parsing text: String, width: Int, height: Int) throws -> PinholeIntrinsics {
+        let numbers = CFormat.floats(commaSeparated: text)
+        guard numbers.count == 4, let fx = numbers[0], let fy = numbers[1], let cx = numbers[2], let cy = numbers[3],
+              let parsed = PinholeIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height) else {
+            throw ValidationError("--intrinsics needs four numbers fx,fy,cx,cy with positive focal lengths, got '\(text)'")
+        }
+        return parsed
     }
 }

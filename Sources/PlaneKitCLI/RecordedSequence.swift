@@ -38,7 +38,9 @@ struct RecordedSequence {
     init(folder: String, limit: Int = .max, intrinsics given: PinholeIntrinsics? = nil, depthScale givenScale: Float? = nil) throws {
         let url = URL(fileURLWithPath: folder)
         name = url.lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw ValidationError("\(folder) is not a folder that can be read")
+        }
         if names.contains("depth.txt"), names.contains("groundtruth.txt") {
             layout = .tum
             depthScale = givenScale ?? 0.0002

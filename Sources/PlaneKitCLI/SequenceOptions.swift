@@ -1,5 +1,4 @@
 import ArgumentParser
-import PlaneKitGeometry
 
 /// The options that pick a recorded walk for a benchmark (`--sequence` and how to read it),
 /// shared by `bench tracking` and `bench relocalization`.
@@ -17,14 +16,7 @@ struct SequenceOptions: ParsableArguments {
     /// The recorded walk asked for (at most `limit` frames from its start), or `nil` without `--sequence`.
     func recorded(limit: Int = .max) throws -> RecordedSequence? {
         guard let sequence else { return nil }
-        var given: PinholeIntrinsics?
-        if let intrinsics {
-            let n = intrinsics.split(separator: ",").compactMap { Float($0) }
-            guard n.count == 4, let k = PinholeIntrinsics(fx: n[0], fy: n[1], cx: n[2], cy: n[3], width: 640, height: 480) else {
-                throw ValidationError("--intrinsics needs fx,fy,cx,cy with positive focal lengths, got '\(intrinsics)'")
-            }
-            given = k
-        }
+        let given = try intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) }
         if let depthScale, !(depthScale > 0 && depthScale.isFinite) { throw ValidationError("--depth-scale must be positive") }
         return try RecordedSequence(folder: sequence, limit: limit, intrinsics: given, depthScale: depthScale)
     }

@@ -90,9 +90,8 @@ public struct MapTracking: Sendable {
 
     /// `true` when two registrations put `point` within 1 cm of each other and turn within 0.5°.
     static func agree(_ a: Transform, _ b: Transform, at point: SIMD3<Float>) -> Bool {
-        let r = a.rotation * b.rotation.transposed
-        let cosine = (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2
-        return distance(a.apply(toPoint: point), b.apply(toPoint: point)) <= 0.01 && cosine >= cos(0.5 * Float.pi / 180)
+        distance(a.apply(toPoint: point), b.apply(toPoint: point)) <= 0.01
+            && Transform(rotation: a.rotation * b.rotation.transposed).rotationAngle <= 0.5 * .pi / 180
     }
 
     /// The session's world as a map, with the points sampled so far.

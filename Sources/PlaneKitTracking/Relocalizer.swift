@@ -208,12 +208,6 @@ public struct Relocalizer: Sendable {
         return Matrix3(SIMD3(c, 0, -s), SIMD3(0, 1, 0), SIMD3(s, 0, c))
     }
 
-    /// The angle (radians) of the rotation taking `b` to `a`.
-    static func angle(between a: Matrix3, _ b: Matrix3) -> Float {
-        let r = a * b.transposed
-        return acos(max(-1, min(1, (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2)))
-    }
-
     /// The rotation taking `a1` onto `b1` and the plane of `a1`, `a2` onto that of `b1`, `b2`
     /// (TRIAD: the frames the two pairs span), or `nil` when a pair is parallel.
     static func rotation(taking a1: SIMD3<Float>, _ a2: SIMD3<Float>, onto b1: SIMD3<Float>, _ b2: SIMD3<Float>) -> Matrix3? {
@@ -273,7 +267,7 @@ public struct Relocalizer: Sendable {
         passed.sort { evidence($0) > evidence($1) }
         guard let first = passed.first else { return (nil, log) }
         for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
-            let turned = Relocalizer.angle(between: other.mapFromSession.rotation, first.mapFromSession.rotation)
+            let turned = Transform(rotation: other.mapFromSession.rotation * first.mapFromSession.rotation.transposed).rotationAngle
             if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
                 return (nil, log)
             }
@@ -439,7 +433,7 @@ public struct Relocalizer: Sendable {
     /// Keeps the best hypothesis of each distinct change of world, best first, at most 8.
     private func insert(_ h: Hypothesis, into kept: inout [Hypothesis]) {
         if let k = kept.firstIndex(where: {
-            Relocalizer.angle(between: $0.rotation, h.rotation) <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1
+            Transform(rotation: $0.rotation * h.rotation.transposed).rotationAngle <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1
         }) {
             if kept[k].score >= h.score { return }
             kept.remove(at: k)

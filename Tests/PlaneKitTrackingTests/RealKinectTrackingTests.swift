@@ -71,9 +71,7 @@ struct RealKinectTrackingTests {
 
     /// Position (m) and angle (radians) between two poses.
     static func difference(_ a: Transform, _ b: Transform) -> (position: Float, angle: Float) {
-        let r = a.rotation * b.rotation.transposed
-        let cosine = max(-1, min(1, (r[0, 0] + r[1, 1] + r[2, 2] - 1) / 2))
-        return (distance(a.translation, b.translation), acos(cosine))
+        (distance(a.translation, b.translation), Quaternion(a.rotation * b.rotation.transposed).angle)
     }
 
     /// Motions added to frame 1 (old-camera-from-new-camera): sideways with a turn, forward and

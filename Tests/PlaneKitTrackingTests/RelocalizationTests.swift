@@ -48,18 +48,10 @@ struct RelocalizationTrial {
                 let truth = walk.expectedMapFromQuery
                 let camera = frame.pose.translation
                 positionError = distance(found.mapFromSession.apply(toPoint: camera), truth.apply(toPoint: camera))
-                angleError = (found.mapFromSession.rotation * truth.rotation.transposed).rotationAngle
+                angleError = Quaternion(found.mapFromSession.rotation * truth.rotation.transposed).angle
                 return
             }
         }
-    }
-}
-
-extension Matrix3 {
-    /// The angle of this rotation (rad).
-    var rotationAngle: Float {
-        let trace = self[0, 0] + self[1, 1] + self[2, 2]
-        return acosf(max(-1, min(1, (trace - 1) / 2)))
     }
 }
 
