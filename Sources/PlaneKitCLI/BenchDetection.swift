@@ -13,9 +13,11 @@ import PlaneKitTracking
 struct BenchDetection: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detection",
-        abstract: "Time plane detection on VGA frames next to PCL's organized pipeline.",
+        abstract: "Time plane detection on VGA frames and real scans next to PCL's organized pipeline.",
         discussion: """
-            For each frame — the real 640×480 clouds and depth images in ../shared/data/pcl/ and \
+            For each frame — the real 640×480 clouds and depth images in ../shared/data/pcl/, the \
+            real scans (SegComp's ABW range images in segcomp-abw-dev/, the laser scan in \
+            andreashaus/; their median is printed apart) and \
             generated rooms — runs PlaneKit's organized detector and PCL's \
             IntegralImageNormalEstimation + OrganizedMultiPlaneSegmentation (through the bridge) \
             on one thread, and prints the median milliseconds per frame of each and the speed-up. \
@@ -40,7 +42,7 @@ struct BenchDetection: ParsableCommand {
     @Option(help: "Generated rooms to time besides the real frames.")
     var synthetic = 5
 
-    @Option(help: ArgumentHelp("Folder holding PCL's test data (pcl/*.pcd).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Folder holding PCL's test data (pcl/*.pcd) and the scans.", valueName: "DIR"))
     var data = "../shared/data"
 
     @Flag(help: "Print JSON instead of a table.")
@@ -63,6 +65,13 @@ struct BenchDetection: ParsableCommand {
             do {
                 // Depth images find their intrinsics in the sidecar beside them.
                 frames.append((name, try PointCloudReader.read(path: path)))
+            } catch {
+                Diagnostics.warn("skipping \(error)")
+            }
+        }
+        for name in BenchFrames.scanNames where wanted(name) {
+            do {
+                frames.append((name, try PointCloudReader.read(path: "\(data)/\(name)")))
             } catch {
                 Diagnostics.warn("skipping \(error)")
             }
@@ -101,6 +110,13 @@ enum BenchFrames {
         "depth/frame_20121214T142255.814212_depth.tiff", "depth/frame_20121214T142256.068683_depth.tiff",
         "depth/frame_20121214T142256.332395_depth.tiff",
     ]
+    /// Real scans that are not VGA camera frames: SegComp's 512×512 ABW range images (the
+    /// development split) and a 513×633 terrestrial laser scan. Their medians are reported apart
+    /// from the VGA frames'.
+    static let scanNames = (0..<10).map { "segcomp-abw-dev/abw0\($0).pcd" } + ["andreashaus/scan000.pcd"]
+
+    /// `true` for a frame of ``scanNames``.
+    static func isScan(_ name: String) -> Bool { scanNames.contains(name) }
 }
 
 /// Wall-clock medians over repeated runs.
@@ -152,33 +168,47 @@ struct BenchSummary: Encodable {
     let pclRuns: Int
     let medianPlaneKitMilliseconds: Double
     let medianPCLMilliseconds: Double?
-    /// The slowest frame's median: the figure a per-frame budget is held to.
+    /// The median over the scans (``BenchFrames/scanNames``), `nil` when none was timed.
+    let medianScanPlaneKitMilliseconds: Double?
+    /// PCL's median over the scans.
+    let medianScanPCLMilliseconds: Double?
+    /// The slowest VGA frame's median: the figure a per-frame budget is held to.
     let slowestPlaneKitMilliseconds: Double
 
     init(rows: [BenchRow], runs: Int, pclRuns: Int) {
         self.rows = rows
         self.runs = runs
         self.pclRuns = pclRuns
-        medianPlaneKitMilliseconds = BenchTimer.median(rows.map(\.planekitMilliseconds))
-        let pcl = rows.compactMap(\.pclMilliseconds)
+        let frames = rows.filter { !BenchFrames.isScan($0.frame) }
+        medianPlaneKitMilliseconds = BenchTimer.median(frames.map(\.planekitMilliseconds))
+        let scans = rows.filter { BenchFrames.isScan($0.frame) }
+        medianScanPlaneKitMilliseconds = scans.isEmpty ? nil : BenchTimer.median(scans.map(\.planekitMilliseconds))
+        let scanPCL = scans.compactMap(\.pclMilliseconds)
+        medianScanPCLMilliseconds = scanPCL.isEmpty ? nil : BenchTimer.median(scanPCL)
+        let pcl = frames.compactMap(\.pclMilliseconds)
         medianPCLMilliseconds = pcl.isEmpty ? nil : BenchTimer.median(pcl)
-        slowestPlaneKitMilliseconds = rows.map(\.planekitMilliseconds).max() ?? .nan
+        slowestPlaneKitMilliseconds = frames.map(\.planekitMilliseconds).max() ?? .nan
     }
 
     var table: String {
         let widths = [46, -12, -7, -12, -7, -9]
         func line(_ cells: [String]) -> String { PlaneTable.row(Array(zip(cells, widths))) }
         func format(_ value: Double?, _ pattern: String) -> String { value.map { CFormat.string(pattern, $0) } ?? "–" }
-        var lines = [line(["frame (640×480)", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up"])]
+        var lines = [line(["frame", "PlaneKit ms", "planes", "PCL ms", "planes", "speed-up"])]
         for r in rows {
             lines.append(line([r.frame, CFormat.string("%.2f", r.planekitMilliseconds), String(r.planekitPlanes),
                                format(r.pclMilliseconds, "%.1f"), r.pclPlanes.map(String.init) ?? "–",
                                format(r.speedup, "%.0f×")]))
         }
-        lines.append(line(["median over frames", CFormat.string("%.2f", medianPlaneKitMilliseconds), "",
+        lines.append(line(["median over VGA frames", CFormat.string("%.2f", medianPlaneKitMilliseconds), "",
                            format(medianPCLMilliseconds, "%.1f"), "",
                            format(medianPCLMilliseconds.map { $0 / medianPlaneKitMilliseconds }, "%.0f×")]))
-        lines.append(line(["slowest frame", CFormat.string("%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
+        if let scans = medianScanPlaneKitMilliseconds {
+            lines.append(line(["median over scans", CFormat.string("%.2f", scans), "",
+                               format(medianScanPCLMilliseconds, "%.1f"), "",
+                               format(medianScanPCLMilliseconds.map { $0 / scans }, "%.0f×")]))
+        }
+        lines.append(line(["slowest VGA frame", CFormat.string("%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
         lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, "
             + (BuildConfiguration.isDebug ? "DEBUG build: not meaningful" : "release build"))
         return lines.joined(separator: "\n")

@@ -23,6 +23,8 @@ struct PlaneTable {
                 ? CFormat.string(" + %.2g·z²", noise.quadratic)
                 : CFormat.string(" + %.2g·(z − %.2g)²", noise.quadratic, noise.referenceDepth)
             lines[0] += CFormat.string("; noise %.2g", noise.constant) + curve + "; \(sensor.cellSize)-px cells"
+            if sensor.depthStep > 0 { lines[0] += CFormat.string("; depth steps of %.2g smoothed", sensor.depthStep) }
+            if !sensor.reason.isEmpty { lines[0] += "\n  sensor: \(sensor.reason)" }
         }
         guard !r.planes.isEmpty else { return lines.joined(separator: "\n") + "\n" }
         let columns: [(String, Int)] = [("#", -3), ("class", 8), ("alignment", 10), ("normal", 24), ("offset", -8),

@@ -64,6 +64,14 @@ public struct OrganizedPlaneDetector: Sendable {
         /// residual, whatever the noise model says. Real depth sensors warp their depth maps by
         /// up to about a centimetre.
         public var mergeTolerance: Float = 0.02
+        /// The step depth comes in (an 8-bit range image's, say). When positive, the depth
+        /// staircase is smoothed along the viewing rays before anything is fitted
+        /// (``DepthQuantization``); 0 fits the depths as measured.
+        public var depthStep: Float = 0
+        /// When `true`, each 8-connected patch of a plane's pixels is a plane of its own (faces
+        /// of objects, as range-image benchmarks count them; ``ConnectedPatches``); when `false`,
+        /// one plane seen on both sides of an occluder or a gap is one plane (as ARKit anchors it).
+        public var splitsDisconnected = false
         /// A pixel joins a plane when within this many σ (at its depth) of it.
         public var pixelDistanceFactor: Float = 3
         /// The up direction (against gravity) in the cloud's coordinates; camera +Y is down.
@@ -99,6 +107,7 @@ public struct OrganizedPlaneDetector: Sendable {
                 try check(value > 0 && value.isFinite, "\(name) must be positive and finite")
             }
             try check(mergeTolerance >= 0 && mergeTolerance.isFinite, "merge tolerance must be non-negative and finite")
+            try check(depthStep >= 0 && depthStep.isFinite, "depth step must be non-negative and finite")
             try check(up.isFinite && up.length > 1e-6, "the up direction must be a finite non-zero vector")
             try check(maximumDescribedPoints >= 16, "at least 16 points must be described")
             try check(outlineGridSide >= 8 && outlineGridSide <= 4096, "the outline grid side must be 8…4096 cells")
@@ -115,6 +124,8 @@ public struct OrganizedPlaneDetector: Sendable {
             copy.cellSize = settings.cellSize
             copy.minimumPointsPerPlane = settings.minimumPointsPerPlane
             copy.mergeTolerance = settings.mergeTolerance
+            copy.depthStep = settings.depthStep
+            copy.splitsDisconnected = settings.splitsDisconnected
             return copy
         }
     }
@@ -161,18 +172,34 @@ public struct OrganizedPlaneDetector: Sendable {
         }
         return cloud.points.withUnsafeBufferPointer { points in
             var resolved = c
+            let reason: String
+            var estimate = estimate
+            // The measurement's smoothed staircase, reused by the detection.
+            var smoothed: ContiguousArray<SIMD3<Float>>? = nil
             switch c.sensor {
             case .custom:
-                break
+                reason = "custom settings"
             case .auto:
-                let measured = estimate ?? Self.measureNoise(points: points, width: width, height: height,
-                                                             camera: isCamera(cloud, points: points))
-                resolved = c.applying(measured.map(SensorSettings.init(measured:)) ?? SensorProfile.kinect.settings!)
+                if estimate == nil {
+                    (estimate, smoothed) = Self.measure(points: points, width: width, height: height,
+                                                        camera: isCamera(cloud, points: points))
+                }
+                if let measured = estimate {
+                    let settings = SensorSettings(measured: measured)
+                    resolved = c.applying(settings)
+                    reason = settings.reason
+                } else {
+                    resolved = c.applying(SensorProfile.kinect.settings!)
+                    reason = "too few flat blocks to measure the noise; the kinect profile"
+                }
             case .kinect, .realsense, .tof, .scanner:
                 resolved = c.applying(c.sensor.settings!)
+                reason = "the \(c.sensor.rawValue) profile"
             }
-            return detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics,
-                          configuration: resolved)
+            var result = detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics,
+                                configuration: resolved, dequantized: smoothed)
+            result.sensorSettings?.reason = reason
+            return result
         }
     }
 
@@ -184,21 +211,40 @@ public struct OrganizedPlaneDetector: Sendable {
             return measureNoise(in: shifted)
         }
         return cloud.points.withUnsafeBufferPointer { points in
-            Self.measureNoise(points: points, width: cloud.width, height: cloud.height,
-                              camera: isCamera(cloud, points: points))
+            Self.measure(points: points, width: cloud.width, height: cloud.height,
+                         camera: isCamera(cloud, points: points)).estimate
         }
     }
 
-    private static func measureNoise(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                                     camera: Bool) -> DepthNoiseEstimate? {
+    /// The estimate, and for depth in steps at object scale the smoothed points it measured the
+    /// roughness on (the detection runs on the same).
+    private static func measure(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+                                camera: Bool) -> (estimate: DepthNoiseEstimate?, smoothed: ContiguousArray<SIMD3<Float>>?) {
         // A camera image is detected with 20-pixel cells, so its noise is measured at that scale
         // (one cell in four, every other pixel: 100 points a block, a sixteenth of the frame);
         // another grid's cell size follows from its noise, measured on 6-pixel blocks (one in
-        // nine, every pixel).
-        camera ? DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: true,
-                                            blockSide: 20, blockStride: 2, pixelStep: 2)
-            : DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: false,
-                                         blockSide: 6, blockStride: 3, pixelStep: 1)
+        // nine, every pixel). So does a camera image finer and less noisy than any depth camera's.
+        func grid(_ points: UnsafeBufferPointer<SIMD3<Float>>) -> DepthNoiseEstimate? {
+            DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: false,
+                                       blockSide: 6, blockStride: 3, pixelStep: 1)
+        }
+        var estimate = camera
+            ? DepthNoiseEstimate.measure(points: points, width: width, height: height, rays: true,
+                                         blockSide: 20, blockStride: 2, pixelStep: 2)
+            : grid(points)
+        guard estimate != nil else { return (nil, nil) }
+        let step = DepthQuantization.measureStep(points: points, width: width, height: height) ?? 0
+        estimate!.depthStep = step
+        guard estimate!.isObjectScale else { return (estimate, nil) }
+        if camera, var fine = grid(points) {
+            fine.isCamera = true
+            fine.depthStep = step
+            estimate = fine
+        }
+        guard step > 0 else { return (estimate, nil) }
+        let smoothed = DepthQuantization.dequantized(points: points, width: width, height: height, step: step)
+        estimate!.smoothedRoughness = smoothed.withUnsafeBufferPointer { grid($0)?.roughness }
+        return (estimate, smoothed)
     }
 
     /// `true` when the cloud is a camera's image: it has intrinsics, or its points follow a
@@ -209,7 +255,20 @@ public struct OrganizedPlaneDetector: Sendable {
     }
 
     private func detect(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-                        intrinsics: PinholeIntrinsics?, configuration c: Configuration) -> PlaneDetectionResult {
+                        intrinsics: PinholeIntrinsics?, configuration c: Configuration,
+                        dequantized: ContiguousArray<SIMD3<Float>>? = nil) -> PlaneDetectionResult {
+        if c.depthStep > 0 {
+            // Everything from the cells to the final fits sees the smoothed staircase.
+            var flat = c
+            flat.depthStep = 0
+            let smoothed = dequantized
+                ?? DepthQuantization.dequantized(points: points, width: width, height: height, step: c.depthStep)
+            var result = smoothed.withUnsafeBufferPointer {
+                detect(points: $0, width: width, height: height, intrinsics: intrinsics, configuration: flat)
+            }
+            result.sensorSettings?.depthStep = c.depthStep
+            return result
+        }
         // The label image first holds the validity flags of the cell pass, then the labels. The
         // cell pass writes every pixel, so the image is not cleared first.
         var refinement: PixelRefinement? = nil
@@ -218,8 +277,31 @@ public struct OrganizedPlaneDetector: Sendable {
             var grid = CellGrid(points: points, width: width, height: height, configuration: c, validity: out)
             validPointCount = grid.validPointCount
             let growing = RegionGrowing(grid: &grid, configuration: c)
-            refinement = PixelRefinement(points: points, width: width, height: height, grid: grid,
+            var pixels = PixelRefinement(points: points, width: width, height: height, grid: grid,
                                          growing: growing, configuration: c, labels: out)
+            if c.splitsDisconnected {
+                // Object scale: labels reach on pixel by pixel, each connected patch is a face, and
+                // patches that lie on one plane are one face.
+                var planes = [SIMD4<Float>](repeating: .zero, count: pixels.moments.count + 1)
+                for r in pixels.moments.indices {
+                    if let fit = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r]) {
+                        let n = SIMD3<Float>(fit.normal)
+                        planes[pixels.slot[r] + 1] = SIMD4(n, -dot(n, SIMD3<Float>(fit.centroid)))
+                    }
+                }
+                PixelGrowth.grow(labels: out, points: points, width: width, height: height, planes: planes,
+                                 a: c.pixelDistanceFactor * c.noise.constant, b: c.pixelDistanceFactor * c.noise.quadratic,
+                                 z0: c.noise.referenceDepth)
+                var patches = ConnectedPatches(labels: out, points: points, width: width, height: height,
+                                               noise: c.noise, minimumPoints: c.minimumPointsPerPlane)
+                patches.mergeCoplanar(labels: out, width: width, height: height, noise: c.noise)
+                pixels.moments = patches.moments
+                pixels.noise = patches.noise
+                pixels.minimum = patches.minimum
+                pixels.maximum = patches.maximum
+                pixels.slot = Array(patches.moments.indices)
+            }
+            refinement = pixels
             initialized = width * height
         }
         guard let refinement else {

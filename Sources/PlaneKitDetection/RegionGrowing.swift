@@ -70,6 +70,9 @@ struct RegionGrowing {
     /// normals with negative and non-negative z. 16 bins are about 7° wide near the view axis.
     static let binsPerAxis = 16
 
+    /// Steps to a cell's 4-connected neighbours, then to its diagonal ones.
+    static let neighbourSteps = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)]
+
     static func bin(of normal: SIMD3<Float>) -> Int32 {
         let b = Float(binsPerAxis)
         let x = min(binsPerAxis - 1, max(0, Int((normal.x + 1) * 0.5 * b)))
@@ -108,6 +111,8 @@ struct RegionGrowing {
         var queue: [Int] = []
         queue.reserveCapacity(cellCount)
         let cosMaximum = cos(c.maximumGrowAngle)
+        // Faces at object scale are often thin oblique strips whose cells touch only at corners.
+        let neighbourCount = c.splitsDisconnected ? 8 : 4
 
         while true {
             var bestBin = -1, bestCount = 0
@@ -139,9 +144,9 @@ struct RegionGrowing {
                 let current = queue[head]
                 head += 1
                 let cx = current % grid.columns, cy = current / grid.columns
-                for direction in 0..<4 {
-                    let nx = cx + (direction == 0 ? -1 : direction == 1 ? 1 : 0)
-                    let ny = cy + (direction == 2 ? -1 : direction == 3 ? 1 : 0)
+                for direction in 0..<neighbourCount {
+                    let (dx, dy) = RegionGrowing.neighbourSteps[direction]
+                    let nx = cx + dx, ny = cy + dy
                     guard nx >= 0, ny >= 0, nx < grid.columns, ny < grid.rows else { continue }
                     let j = grid.index(nx, ny)
                     guard stamp[j] != attempt, cellRegion[j] < 0 else { continue }
@@ -342,7 +347,10 @@ struct RegionGrowing {
                     let i = grid.index(cx, cy)
                     guard cellRegion[i] >= 0 else { continue }
                     let a = Int32(find(Int(cellRegion[i])))
-                    for j in [cx + 1 < grid.columns ? i + 1 : -1, cy + 1 < grid.rows ? i + grid.columns : -1]
+                    let diagonal = c.splitsDisconnected
+                    for j in [cx + 1 < grid.columns ? i + 1 : -1, cy + 1 < grid.rows ? i + grid.columns : -1,
+                              diagonal && cx + 1 < grid.columns && cy + 1 < grid.rows ? i + grid.columns + 1 : -1,
+                              diagonal && cx > 0 && cy + 1 < grid.rows ? i + grid.columns - 1 : -1]
                     where j >= 0 && cellRegion[j] >= 0 {
                         let b = Int32(find(Int(cellRegion[j])))
                         if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
@@ -362,6 +370,7 @@ struct RegionGrowing {
                 merged = true
             }
         }
+        // Faces split into connected patches later gain nothing from a merge across a gap.
         mergeAcrossOcclusions(grid: grid, configuration: c, parent: &parent)
         // Renumber densely.
         var newIndex = [Int32](repeating: -1, count: regions.count)

@@ -45,7 +45,7 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
                                   cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
         case .scanner:
             return SensorSettings(noise: DepthNoiseModel(constant: 0.0005, quadratic: 0, referenceDepth: 0),
-                                  cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002)
+                                  cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002, splitsDisconnected: true)
         }
     }
 }
@@ -94,13 +94,26 @@ public struct SensorSettings: Sendable, Hashable, Codable {
     public var minimumPointsPerPlane: Int
     /// Systematic depth error tolerated when merging regions into one plane (in the cloud's units).
     public var mergeTolerance: Float
+    /// The depth step whose staircase is smoothed along the rays before fitting
+    /// (``DepthQuantization``), or 0 to fit the depths as measured.
+    public var depthStep: Float
+    /// Whether each connected patch of a plane is a plane of its own: at object scale (faces),
+    /// not at room scale (one wall on both sides of a pole).
+    public var splitsDisconnected: Bool
+    /// Why these settings, in a few words: what ``SensorProfile/auto`` saw in the data, or the
+    /// profile that fixed them.
+    public var reason: String
 
     /// Settings from their parts.
-    public init(noise: DepthNoiseModel, cellSize: Int, minimumPointsPerPlane: Int, mergeTolerance: Float) {
+    public init(noise: DepthNoiseModel, cellSize: Int, minimumPointsPerPlane: Int, mergeTolerance: Float,
+                depthStep: Float = 0, splitsDisconnected: Bool = false, reason: String = "") {
         self.noise = noise
         self.cellSize = cellSize
         self.minimumPointsPerPlane = minimumPointsPerPlane
         self.mergeTolerance = mergeTolerance
+        self.depthStep = depthStep
+        self.splitsDisconnected = splitsDisconnected
+        self.reason = reason
     }
 }
 
@@ -108,7 +121,7 @@ extension SensorSettings {
     /// The settings a detector configuration holds.
     init(of c: OrganizedPlaneDetector.Configuration) {
         self.init(noise: c.noise, cellSize: c.cellSize, minimumPointsPerPlane: c.minimumPointsPerPlane,
-                  mergeTolerance: c.mergeTolerance)
+                  mergeTolerance: c.mergeTolerance, depthStep: c.depthStep, splitsDisconnected: c.splitsDisconnected)
     }
 
     /// The cell sizes ``SensorProfile/auto`` chooses from for a grid that is not a camera image,
@@ -120,34 +133,46 @@ extension SensorSettings {
 
     /// The settings ``SensorProfile/auto`` takes from a measured frame.
     ///
-    /// - A camera image whose measured noise is that of a known camera, or more than any camera's
+    /// - A camera image at room scale (``DepthNoiseEstimate/isObjectScale`` false) whose measured
+    ///   noise is that of a known camera, or more than any camera's
     ///   (``SensorProfile/nearestCamera(to:)``), gets that camera's profile: its noise model is the
     ///   published one, steadier than one frame's estimate.
-    /// - Any other camera image (structured light, stereo, time of flight) gets the measured
-    ///   noise with the Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge
-    ///   tolerance: at room scale the faces worth anchoring are large, and the speed of a VGA
-    ///   frame stays.
-    /// - Any other organized grid (a scanner's range image, a laser scan) is detected at object
-    ///   scale. A k×k cell of points spaced s apart with noise σ has a least-squares normal
-    ///   uncertain by about √12·σ / (k²·s): the cell is the smallest of 12, 10, 8 and 6 pixels
-    ///   within ``cellNormalBudget`` at the median depth, so faces of a few hundred pixels hold
-    ///   enough cells. A plane needs 4 cells' worth of pixels, and regions merge across 6σ of
-    ///   systematic error.
+    /// - Any other camera image at room scale (structured light, stereo, time of flight) gets the
+    ///   measured noise with the Kinect profile's 20-pixel cells, 1500-pixel planes and 2 cm merge
+    ///   tolerance: at room scale the faces worth anchoring are large, and the speed of a VGA frame
+    ///   stays.
+    /// - Any other organized grid (a scanner's range image, a laser scan, a precise near-pinhole
+    ///   scan) is detected at object scale. A k×k cell of points spaced s apart with noise σ has a
+    ///   least-squares normal uncertain by about √12·σ / (k²·s): the cell is the smallest of 12,
+    ///   10, 8 and 6 pixels within ``cellNormalBudget`` at the median depth, so faces of a few
+    ///   hundred pixels hold enough cells. A plane needs 4 cells' worth of pixels, and regions merge
+    ///   across 6σ of systematic error. Depth that comes in steps is smoothed along the rays first
+    ///   (``DepthQuantization``), and the cell is chosen from the smoothed roughness.
     public init(measured estimate: DepthNoiseEstimate) {
-        guard !estimate.isCamera else {
+        guard estimate.isObjectScale else {
+            let seen = estimate.summary
             if let known = SensorProfile.nearestCamera(to: estimate) {
                 self = known.settings!
+                reason = "camera image at room scale (\(seen)); noise nearest the \(known.rawValue) profile"
             } else {
-                self.init(noise: estimate.noise, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
+                self.init(noise: estimate.noise, cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02,
+                          reason: "camera image at room scale (\(seen)); measured noise, room-scale cells")
             }
             return
         }
-        let roughness = estimate.roughness
+        let roughness = estimate.smoothedRoughness ?? estimate.roughness
         var cell = Self.scannerCellSizes[0]
         for k in Self.scannerCellSizes where Float(12).squareRoot() * roughness / Float(k * k) <= Self.cellNormalBudget {
             cell = k
         }
-        self.init(noise: estimate.noise, cellSize: cell, minimumPointsPerPlane: 4 * cell * cell,
-                  mergeTolerance: 6 * estimate.noise.sigma(atDepth: estimate.medianDepth))
+        let what = estimate.isCamera ? "precise near-pinhole scan" : "grid that is not a camera image"
+        // Quantisation adds its own error: a depth rounded to steps of q is off by up to q/2,
+        // uniformly, σ = q/√12, independent of the sensor's noise.
+        var noise = estimate.noise
+        noise.constant = (noise.constant * noise.constant + estimate.depthStep * estimate.depthStep / 12).squareRoot()
+        self.init(noise: noise, cellSize: cell, minimumPointsPerPlane: 4 * cell * cell,
+                  mergeTolerance: 6 * noise.sigma(atDepth: estimate.medianDepth), depthStep: estimate.depthStep,
+                  splitsDisconnected: true,
+                  reason: "\(what) (\(estimate.summary)): object scale, cells from the noise over the point spacing")
     }
 }
