@@ -94,7 +94,10 @@ struct Evaluate: ParsableCommand {
             }
         }
         guard !images.isEmpty else {
-            Diagnostics.warn("nothing could be scored: give a label image or a folder of them for each of PREDICTED and GROUND_TRUTH")
+            // Each problem has had its line; say more only when none was printed.
+            if failures == 0 {
+                Diagnostics.warn("nothing could be scored: give a label image or a folder of them for each of PREDICTED and GROUND_TRUTH")
+            }
             throw ExitCode(1)
         }
         let shown = sweep ? Array(thresholds.indices) : [0]
