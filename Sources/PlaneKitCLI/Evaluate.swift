@@ -100,17 +100,21 @@ struct Evaluate: ParsableCommand {
             }
             throw ExitCode(1)
         }
-        let shown = sweep ? Array(thresholds.indices) : [0]
         let report = EvaluationReport(images: images, thresholds: thresholds, minimumPixels: minPixels)
         if json {
-            print(sweep ? try JSONOutput.string(shown.map { report.json(at: $0) }) : try JSONOutput.string(report.json(at: 0)))
+            print(try sweep ? JSONOutput.string(thresholds.indices.map { report.json(at: $0) }) : JSONOutput.string(report.json(at: 0)))
         } else {
             print(sweep ? report.sweepTable() : report.table(at: 0), terminator: "")
         }
         if let pngPath {
             let offset = sweep ? 0 : 1
             let totals = HooverEvaluation.sweepThresholds.indices.map { report.total(at: $0 + offset) }
-            try PNGWriter.write(EvaluationCurve(totals: totals).image(), to: pngPath)
+            do {
+                try PNGWriter.write(EvaluationCurve(totals: totals).image(), to: pngPath)
+            } catch {
+                failures += 1
+                Diagnostics.warn("\(error)")
+            }
         }
         if failures > 0 { throw ExitCode(1) }
     }
@@ -119,7 +123,7 @@ struct Evaluate: ParsableCommand {
 /// The images to score: predicted, true and cloud files matched by base name.
 struct EvaluationPairs {
     /// One true image with its prediction (absent: all missed) and cloud.
-    struct Pair {
+    struct Pair: Encodable {
         /// The base name shared by the files.
         let name: String
         /// The predicted label image, if there is one.
@@ -139,10 +143,15 @@ struct EvaluationPairs {
     /// stderr what cannot be paired.
     init(predicted: String, truth: String, cloud: String?) {
         let labelExtensions: Set<String> = ["pgm", "png"]
-        guard let truths = listing(truth, keeping: labelExtensions, what: "PGM or PNG label images"),
-              let predictions = listing(predicted, keeping: labelExtensions, what: "PGM or PNG label images") else { return }
-        let clouds = cloud.flatMap { listing($0, keeping: nil, what: "point clouds") }
-        if cloud != nil, clouds == nil { return }
+        // Each side is listed, so that every problem is said at once.
+        let truthListing = listing(truth, keeping: labelExtensions, what: "PGM or PNG label images")
+        let predictionListing = listing(predicted, keeping: labelExtensions, what: "PGM or PNG label images")
+        var clouds: Listing?
+        if let cloud {
+            clouds = listing(cloud, keeping: nil, what: "point clouds")
+            if clouds == nil { return }
+        }
+        guard let truths = truthListing, let predictions = predictionListing else { return }
         if !truths.isFolder && !predictions.isFolder {
             // Two files pair whatever their names.
             let (name, path) = truths.files[0]
@@ -271,7 +280,8 @@ struct EvaluatedImage {
         }
         let evaluations = try HooverEvaluation.sweep(detected: detected, truth: truth.samples, width: truth.width, height: truth.height,
                                                      thresholds: thresholds, minimumTruePixels: minimumPixels, points: points)
-        return (EvaluatedImage(pair: pair, width: truth.width, height: truth.height, hasCloud: points != nil, evaluations: evaluations),
+        let used = EvaluationPairs.Pair(name: pair.name, predicted: pair.predicted, truth: pair.truth, cloud: points == nil ? nil : pair.cloud)
+        return (EvaluatedImage(pair: used, width: truth.width, height: truth.height, hasCloud: points != nil, evaluations: evaluations),
                 cloudFailed)
     }
 

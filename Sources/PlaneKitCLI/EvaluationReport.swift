@@ -63,13 +63,7 @@ struct EvaluationReport {
     /// The JSON object at threshold number `index`: every image and the total.
     func json(at index: Int) -> JSON {
         JSON(threshold: thresholds[index], minimumPixels: minimumPixels,
-             images: images.map { image in
-                 let evaluation = image.evaluations[index]
-                 return JSON.Image(name: image.pair.name, predicted: image.pair.predicted, truth: image.pair.truth,
-                                   cloud: image.hasCloud ? image.pair.cloud : nil, width: image.width, height: image.height,
-                                   summary: JSON.Summary(HooverEvaluation.Total(threshold: thresholds[index], [evaluation])),
-                                   classes: evaluation)
-             },
+             images: images.map { JSON.Image(image: $0, index: index) },
              total: JSON.Summary(total(at: index)))
     }
 
@@ -92,74 +86,54 @@ struct EvaluationReport {
 
     /// `--json`'s object for one threshold.
     struct JSON: Encodable {
-        /// The counts of one image or of all.
+        /// The counts of one image or of all: the fields of ``HooverEvaluation/Total``, then the
+        /// averages per image, recall, precision and the mean and median orientation error.
         struct Summary: Encodable {
-            /// Images counted (1 for one image).
-            let images: Int
-            /// Counted true regions.
-            let trueRegions: Int
-            /// Counted segments.
-            let segments: Int
-            /// Correct detections.
-            let correct: Int
-            /// Over-segmented true regions.
-            let overSegmented: Int
-            /// Under-segmenting segments.
-            let underSegmented: Int
-            /// Missed true regions.
-            let missed: Int
-            /// Noise segments.
-            let noise: Int
-            /// Each count divided by the images (the averages papers print).
-            let perImage: [String: Double]
-            /// correct / trueRegions.
-            let recall: Double
-            /// correct / segments.
-            let precision: Double
-            /// Orientation errors measured (correct detections with a cloud and a fit).
-            let orientationErrors: Int
-            /// Their mean in degrees, absent when none.
-            let meanOrientationError: Float?
-            /// Their median in degrees, absent when none.
-            let medianOrientationError: Float?
+            /// The sums.
+            let total: HooverEvaluation.Total
 
-            init(_ t: HooverEvaluation.Total) {
-                images = t.images
-                trueRegions = t.trueRegions
-                segments = t.detectedRegions
-                correct = t.correct
-                overSegmented = t.overSegmented
-                underSegmented = t.underSegmented
-                missed = t.missed
-                noise = t.noise
-                let names = ["trueRegions", "segments", "correct", "overSegmented", "underSegmented", "missed", "noise"]
-                perImage = Dictionary(uniqueKeysWithValues: zip(names, EvaluationReport.counts(t).map { t.perImage($0) }))
-                recall = t.recall
-                precision = t.precision
-                orientationErrors = t.orientationErrors.count
-                meanOrientationError = t.meanOrientationError
-                medianOrientationError = t.medianOrientationError
+            init(_ total: HooverEvaluation.Total) {
+                self.total = total
+            }
+
+            private enum Key: String, CodingKey {
+                case perImage, recall, precision, meanOrientationError, medianOrientationError
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try total.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                let names = ["trueRegions", "detectedRegions", "correct", "overSegmented", "underSegmented", "missed", "noise"]
+                try container.encode(Dictionary(uniqueKeysWithValues: zip(names, EvaluationReport.counts(total).map { total.perImage($0) })),
+                                     forKey: .perImage)
+                try container.encode(total.recall, forKey: .recall)
+                try container.encode(total.precision, forKey: .precision)
+                try container.encodeIfPresent(total.meanOrientationError, forKey: .meanOrientationError)
+                try container.encodeIfPresent(total.medianOrientationError, forKey: .medianOrientationError)
             }
         }
 
-        /// One scored image.
+        /// One scored image: its files (as ``EvaluationPairs/Pair`` encodes them), size, summary
+        /// and the labels in each class at one threshold.
         struct Image: Encodable {
-            /// The base name pairing the files.
-            let name: String
-            /// The predicted label image (absent: none, scored as all missed).
-            let predicted: String?
-            /// The ground-truth label image.
-            let truth: String
-            /// The cloud used for orientation errors, if any.
-            let cloud: String?
-            /// Label image columns.
-            let width: Int
-            /// Label image rows.
-            let height: Int
-            /// This image's counts.
-            let summary: Summary
-            /// The labels in each class.
-            let classes: HooverEvaluation
+            /// The image.
+            let image: EvaluatedImage
+            /// The threshold's number.
+            let index: Int
+
+            private enum Key: String, CodingKey {
+                case width, height, summary, classes
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try image.pair.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(image.width, forKey: .width)
+                try container.encode(image.height, forKey: .height)
+                let evaluation = image.evaluations[index]
+                try container.encode(Summary(HooverEvaluation.Total(threshold: evaluation.threshold, [evaluation])), forKey: .summary)
+                try container.encode(evaluation, forKey: .classes)
+            }
         }
 
         /// The threshold T.

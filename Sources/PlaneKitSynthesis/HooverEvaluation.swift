@@ -18,31 +18,19 @@ import PlaneKitInput
 /// below ``minimumTruePixels`` are left out, and so is a segment lying at least half on them, as
 /// in ``SegmentationScore``.
 public struct HooverEvaluation: Sendable, Hashable, Codable {
-    /// A true region split into several segments.
-    public struct OverSegmentation: Sendable, Hashable, Codable {
-        /// The true region's label.
-        public var trueLabel: UInt16
-        /// The segments it was split into, increasing.
-        public var detectedLabels: [UInt16]
+    /// Regions of one image grouped under a region of the other: a true region and the segments
+    /// it was split into (over-segmentation), or a segment and the true regions it merges
+    /// (under-segmentation).
+    public struct Group: Sendable, Hashable, Codable {
+        /// The true region split (over-segmentation) or the segment merging (under-segmentation).
+        public var label: UInt16
+        /// The other image's regions in the group, increasing.
+        public var members: [UInt16]
 
-        /// An over-segmentation from its parts.
-        public init(trueLabel: UInt16, detectedLabels: [UInt16]) {
-            self.trueLabel = trueLabel
-            self.detectedLabels = detectedLabels
-        }
-    }
-
-    /// A segment that merges several true regions.
-    public struct UnderSegmentation: Sendable, Hashable, Codable {
-        /// The segment's label.
-        public var detectedLabel: UInt16
-        /// The true regions it merges, increasing.
-        public var trueLabels: [UInt16]
-
-        /// An under-segmentation from its parts.
-        public init(detectedLabel: UInt16, trueLabels: [UInt16]) {
-            self.detectedLabel = detectedLabel
-            self.trueLabels = trueLabels
+        /// A group from its parts.
+        public init(label: UInt16, members: [UInt16]) {
+            self.label = label
+            self.members = members
         }
     }
 
@@ -52,10 +40,10 @@ public struct HooverEvaluation: Sendable, Hashable, Codable {
     public let minimumTruePixels: Int
     /// The correct detections, in increasing true label.
     public let correct: [SegmentationScore.Match]
-    /// The over-segmentations, in increasing true label.
-    public let overSegmentations: [OverSegmentation]
-    /// The under-segmentations, in increasing detected label.
-    public let underSegmentations: [UnderSegmentation]
+    /// The over-segmentations: each true region split, with its segments, in increasing true label.
+    public let overSegmentations: [Group]
+    /// The under-segmentations: each merging segment, with its true regions, in increasing label.
+    public let underSegmentations: [Group]
     /// True regions in no classification, increasing.
     public let missedLabels: [UInt16]
     /// Segments in no classification, increasing.
@@ -102,18 +90,18 @@ extension HooverEvaluation {
             trueFree[Int(match.trueLabel)] = false
             detectedFree[Int(match.detectedLabel)] = false
         }
-        let over = HooverEvaluation.groups(overlap.pairs, whole: \.trueLabel, part: \.detectedLabel,
+        let over = HooverEvaluation.groups(overlap.pairs, whole: { $0.trueLabel }, part: { $0.detectedLabel },
                                            wholeCounts: overlap.trueCounts, partCounts: overlap.detectedCounts,
                                            wholeFree: &trueFree, partFree: &detectedFree, threshold: threshold)
         let byDetected = overlap.pairs.sorted { ($0.detectedLabel, $0.trueLabel) < ($1.detectedLabel, $1.trueLabel) }
-        let under = HooverEvaluation.groups(byDetected, whole: \.detectedLabel, part: \.trueLabel,
+        let under = HooverEvaluation.groups(byDetected, whole: { $0.detectedLabel }, part: { $0.trueLabel },
                                             wholeCounts: overlap.detectedCounts, partCounts: overlap.trueCounts,
                                             wholeFree: &detectedFree, partFree: &trueFree, threshold: threshold)
         self.threshold = threshold
         self.minimumTruePixels = minimumTruePixels
         self.correct = correct
-        overSegmentations = over.map { OverSegmentation(trueLabel: $0.whole, detectedLabels: $0.parts) }
-        underSegmentations = under.map { UnderSegmentation(detectedLabel: $0.whole, trueLabels: $0.parts) }
+        overSegmentations = over
+        underSegmentations = under
         missedLabels = graded.trueLabels.filter { trueFree[Int($0)] }
         noiseLabels = graded.detectedLabels.filter { detectedFree[Int($0)] }
         trueLabels = graded.trueLabels
@@ -159,28 +147,26 @@ extension HooverEvaluation {
 
     /// This evaluation with `errors` as its orientation errors.
     func with(orientationErrors errors: [Float?]) -> HooverEvaluation {
-        HooverEvaluation(threshold: threshold, minimumTruePixels: minimumTruePixels, correct: correct,
-                         overSegmentations: overSegmentations, underSegmentations: underSegmentations,
-                         missedLabels: missedLabels, noiseLabels: noiseLabels, trueLabels: trueLabels,
-                         detectedLabels: detectedLabels, ignoredDetectedLabels: ignoredDetectedLabels,
-                         orientationErrors: errors)
+        var copy = self
+        copy.orientationErrors = errors
+        return copy
     }
 
     /// Over- or under-segmentations: each free `whole` region (grouped in `pairs`, which are
     /// sorted by it) with the free `part` regions lying at least T on it, when there are two or
     /// more and together they cover at least T of the whole. The regions used are no longer free.
-    private static func groups(_ pairs: [LabelOverlap.Pair], whole: KeyPath<LabelOverlap.Pair, UInt16>,
-                               part: KeyPath<LabelOverlap.Pair, UInt16>, wholeCounts: [Int], partCounts: [Int],
+    private static func groups(_ pairs: [LabelOverlap.Pair], whole: (LabelOverlap.Pair) -> UInt16,
+                               part: (LabelOverlap.Pair) -> UInt16, wholeCounts: [Int], partCounts: [Int],
                                wholeFree: inout [Bool], partFree: inout [Bool],
-                               threshold: Double) -> [(whole: UInt16, parts: [UInt16])] {
-        var found: [(whole: UInt16, parts: [UInt16])] = []
+                               threshold: Double) -> [Group] {
+        var found: [Group] = []
         var start = 0
         while start < pairs.count {
-            let label = pairs[start][keyPath: whole]
+            let label = whole(pairs[start])
             var end = start
             var parts: [UInt16] = [], covered = 0
-            while end < pairs.count && pairs[end][keyPath: whole] == label {
-                let pair = pairs[end], member = Int(pair[keyPath: part])
+            while end < pairs.count && whole(pairs[end]) == label {
+                let pair = pairs[end], member = Int(part(pair))
                 if partFree[member] && Double(pair.overlap) >= threshold * Double(partCounts[member]) {
                     parts.append(UInt16(member))
                     covered += pair.overlap
@@ -190,7 +176,7 @@ extension HooverEvaluation {
             if wholeFree[Int(label)], parts.count >= 2, Double(covered) >= threshold * Double(wholeCounts[Int(label)]) {
                 wholeFree[Int(label)] = false
                 for member in parts { partFree[Int(member)] = false }
-                found.append((label, parts))
+                found.append(Group(label: label, members: parts))
             }
             start = end
         }
@@ -227,32 +213,34 @@ extension HooverEvaluation {
         /// The overlap threshold T.
         public var threshold: Double
         /// Images added.
-        public var images = 0
+        public var images: Int
         /// Counted true regions, all images.
-        public var trueRegions = 0
+        public var trueRegions: Int
         /// Counted segments, all images.
-        public var detectedRegions = 0
+        public var detectedRegions: Int
         /// Correct detections.
-        public var correct = 0
+        public var correct: Int
         /// Over-segmentations (true regions split).
-        public var overSegmented = 0
+        public var overSegmented: Int
         /// Under-segmentations (segments merging true regions).
-        public var underSegmented = 0
+        public var underSegmented: Int
         /// Missed true regions.
-        public var missed = 0
+        public var missed: Int
         /// Noise segments.
-        public var noise = 0
+        public var noise: Int
         /// Every measured orientation error (degrees), all images.
-        public var orientationErrors: [Float] = []
+        public var orientationErrors: [Float]
 
         /// No images yet, at `threshold`.
         public init(threshold: Double) {
             self.threshold = threshold
+            (images, trueRegions, detectedRegions, correct, overSegmented, underSegmented, missed, noise) = (0, 0, 0, 0, 0, 0, 0, 0)
+            orientationErrors = []
         }
 
         /// The total of `evaluations` (all at `threshold`).
         public init(threshold: Double, _ evaluations: [HooverEvaluation]) {
-            self.threshold = threshold
+            self.init(threshold: threshold)
             for evaluation in evaluations { add(evaluation) }
         }
     }

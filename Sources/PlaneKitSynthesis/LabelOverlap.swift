@@ -8,15 +8,8 @@ import PlaneKitInput
 /// then renumbered densely so that the overlaps of an image with `t` true and `d` detected labels
 /// fit a flat `t × d` table (a sorted list of pair keys when that table would be too large).
 struct LabelOverlap: Sendable {
-    /// One (true, detected) pair of labels that share pixels (both labels non-zero).
-    struct Pair: Sendable, Hashable {
-        /// The true (ground-truth) label.
-        var trueLabel: UInt16
-        /// The detected label.
-        var detectedLabel: UInt16
-        /// Pixels carrying both labels.
-        var overlap: Int
-    }
+    /// One (true, detected) pair of labels that share `overlap` pixels (both labels non-zero).
+    typealias Pair = (trueLabel: UInt16, detectedLabel: UInt16, overlap: Int)
 
     /// Pixels of true label `k` at `trueCounts[k]` (65 536 entries; entry 0 is "no region").
     let trueCounts: [Int]
@@ -83,7 +76,7 @@ struct LabelOverlap: Sendable {
         var pairs: [Pair] = []
         for t in 1..<trueLabels.count {
             for d in 1..<columns where table[t * columns + d] > 0 {
-                pairs.append(Pair(trueLabel: trueLabels[t], detectedLabel: detectedLabels[d], overlap: Int(table[t * columns + d])))
+                pairs.append((trueLabels[t], detectedLabels[d], Int(table[t * columns + d])))
             }
         }
         return pairs
@@ -103,7 +96,7 @@ struct LabelOverlap: Sendable {
         while start < keys.count {
             var end = start + 1
             while end < keys.count && keys[end] == keys[start] { end += 1 }
-            pairs.append(Pair(trueLabel: UInt16(keys[start] >> 16), detectedLabel: UInt16(keys[start] & 0xFFFF), overlap: end - start))
+            pairs.append((UInt16(keys[start] >> 16), UInt16(keys[start] & 0xFFFF), end - start))
             start = end
         }
         return pairs

@@ -37,8 +37,8 @@ import Testing
     @Test func everyClassIsFoundWithItsLabels() throws {
         let e = try HooverEvaluation(detected: everyClassDetected, truth: everyClassTruth, width: 100, height: 10)
         #expect(e.correct == [.init(trueLabel: 1, detectedLabel: 11, truePixels: 200, detectedPixels: 200, overlap: 200)])
-        #expect(e.overSegmentations == [.init(trueLabel: 2, detectedLabels: [12, 13])])
-        #expect(e.underSegmentations == [.init(detectedLabel: 14, trueLabels: [3, 4])])
+        #expect(e.overSegmentations == [.init(label: 2, members: [12, 13])])
+        #expect(e.underSegmentations == [.init(label: 14, members: [3, 4])])
         #expect(e.missedLabels == [5])
         #expect(e.noiseLabels == [15])
         #expect(e.trueLabels == [1, 2, 3, 4, 5] && e.detectedLabels == [11, 12, 13, 14, 15])
@@ -73,7 +73,7 @@ import Testing
         let e = try HooverEvaluation(detected: detected, truth: truth, width: 100, height: 1)
         #expect(e.overSegmentations.isEmpty && e.missedLabels == [1] && e.noiseLabels == [1, 2])
         let loose = try HooverEvaluation(detected: detected, truth: truth, width: 100, height: 1, threshold: 0.7)
-        #expect(loose.overSegmentations == [.init(trueLabel: 1, detectedLabels: [1, 2])] && loose.noiseLabels.isEmpty)
+        #expect(loose.overSegmentations == [.init(label: 1, members: [1, 2])] && loose.noiseLabels.isEmpty)
     }
 
     @Test func sweepMatchesSingleEvaluations() throws {
@@ -183,7 +183,7 @@ import Testing
             var split = image.samples
             for i in split.indices where split[i] == largest && i % image.width >= middle { split[i] = fresh }
             let e = try HooverEvaluation(detected: split, truth: image.samples, width: image.width, height: image.height)
-            #expect(e.overSegmentations == [.init(trueLabel: largest, detectedLabels: [largest, fresh])], "\(file)")
+            #expect(e.overSegmentations == [.init(label: largest, members: [largest, fresh])], "\(file)")
             #expect(e.correct.count == e.trueLabels.count - 1, "\(file)")
             #expect(e.underSegmentations.isEmpty && e.missedLabels.isEmpty && e.noiseLabels.isEmpty, "\(file)")
         }
