@@ -32,12 +32,12 @@ struct Evaluate: ParsableCommand {
             A file that cannot be read, is not a label image or has another size than its pair \
             is one line on stderr naming it; the rest is scored and the exit status is 1.
 
-            Examples (from the repository root):
-              mkdir -p pred
-              planekit analyze --sensor auto --labels pred/{name}.pgm ../shared/data/segcomp-abw-dev/abw0*.pcd
-              planekit evaluate --cloud ../shared/data/segcomp-abw-dev pred ../shared/data/segcomp-abw-dev/gt
-              planekit evaluate --sweep --png curves.png pred ../shared/data/segcomp-abw-dev/gt
-              planekit evaluate --json --threshold 0.9 pred/abw00.pgm ../shared/data/segcomp-abw-dev/gt/abw00.labels.pgm
+            Examples (from the repository root; D is the SegComp ABW data):
+              D=../shared/data/segcomp-abw-dev; mkdir -p pred
+              planekit analyze --sensor auto --labels pred/{name}.pgm $D/abw0*.pcd
+              planekit evaluate --cloud $D pred $D/gt
+              planekit evaluate --sweep --png curves.png pred $D/gt
+              planekit evaluate --json pred/abw00.pgm $D/gt/abw00.labels.pgm
             """)
 
     @Argument(help: ArgumentHelp("The predicted label image, or a folder of them.", valueName: "PREDICTED"),
