@@ -134,6 +134,18 @@ import Testing
         #expect(abs((total.meanOrientationError ?? 0) - 25) < 0.01 && abs((total.medianOrientationError ?? 0) - 25) < 0.01)
     }
 
+    @Test func imagesWithThousandsOfLabelsAreCountedToo() throws {
+        // 3000 × 3000 labels present is too many for a table of overlaps; the sorted pair list
+        // must give the same classes. Segment k merges true regions 2k − 1 and 2k.
+        let truth = ContiguousArray((0..<6000).map { UInt16($0 % 3000 + 1) })
+        let same = try HooverEvaluation(detected: truth, truth: truth, width: 3000, height: 2)
+        #expect(same.correct.count == 3000 && same.missedLabels.isEmpty && same.noiseLabels.isEmpty)
+        let merged = try HooverEvaluation(detected: ContiguousArray(truth.map { ($0 + 1) / 2 }), truth: truth, width: 3000, height: 2)
+        #expect(merged.underSegmentations.count == 1500 && merged.correct.isEmpty)
+        #expect(merged.underSegmentations.first == .init(label: 1, members: [1, 2]))
+        #expect(merged.missedLabels.isEmpty && merged.noiseLabels.isEmpty)
+    }
+
     @Test func overlapOfA512ImageIsFast() throws {
         // ~40 true regions in blocks, a detection shifted by 3 pixels with ~60 segments.
         let size = 512
