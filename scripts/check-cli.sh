@@ -66,6 +66,35 @@ status=0
 grep -q 'hosting a shared space on 127.0.0.1:' "$OUT/host.err" || fail "stream --host did not say where it hosts: $(head -c 300 "$OUT/host.err")"
 grep -q '"event":"shareStatistics"' "$OUT/host.ndjson" || fail "stream --host wrote no shareStatistics at the end"
 
+# evaluate: a label image and a ground-truth folder against themselves are all correct; a label
+# image of another size and a file that is no image are each one line on stderr and exit status 1.
+printf 'P5\n4 2\n255\n\x00\x01\x01\x02\x00\x01\x01\x02' > "$OUT/truth.pgm"
+printf 'P5\n2 2\n255\n\x01\x01\x00\x00' > "$OUT/small.pgm"
+echo "not an image" > "$OUT/notes.pgm"
+"$PLANEKIT" evaluate --png "$OUT/curve.png" "$OUT/truth.pgm" "$OUT/truth.pgm" > "$OUT/evaluate.txt" ||
+    fail "evaluate of a label image against itself failed"
+grep -q 'recall 100.0%, precision 100.0%' "$OUT/evaluate.txt" || fail "evaluate of a label image against itself is not 100% correct"
+[[ "$(head -c 4 "$OUT/curve.png" | tail -c 3)" == PNG ]] || fail "evaluate --png wrote no PNG"
+for bad in small notes; do
+    status=0
+    "$PLANEKIT" evaluate "$OUT/$bad.pgm" "$OUT/truth.pgm" > /dev/null 2> "$OUT/evaluate-$bad.err" || status=$?
+    [[ "$status" == 1 ]] || fail "evaluate of $bad.pgm gave exit status $status, expected 1"
+    [[ $(wc -l < "$OUT/evaluate-$bad.err") == 1 ]] && grep -q "$bad.pgm" "$OUT/evaluate-$bad.err" ||
+        fail "evaluate of $bad.pgm should be one line naming it, got: $(head -c 300 "$OUT/evaluate-$bad.err")"
+done
+gt=../shared/data/segcomp-abw-dev/gt
+if [[ -d "$gt" ]]; then
+    status=0
+    "$PLANEKIT" evaluate --json "$gt" "$gt" > "$OUT/evaluate.json" 2> "$OUT/evaluate.err" || status=$?
+    [[ "$status" == 0 ]] || fail "evaluate of $gt against itself gave exit status $status: $(head -c 300 "$OUT/evaluate.err")"
+    python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["total"]
+sys.exit(0 if t["images"] >= 1 and t["correct"] == t["trueRegions"] == t["detectedRegions"] and t["recall"] == 1
+         and t["overSegmented"] + t["underSegmented"] + t["missed"] + t["noise"] == 0 else 1)' "$OUT/evaluate.json" ||
+        fail "evaluate of $gt against itself is not 100% correct: $(head -c 300 "$OUT/evaluate.json")"
+else
+    echo "check-cli: $gt absent: evaluate on real ground truth skipped" >&2
+fi
+
 if ((failures > 0)); then
     echo "check-cli: $failures check(s) failed" >&2
     exit 1

@@ -14,6 +14,7 @@ public struct PlaneKitCommand: ParsableCommand {
             Examples:
               planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
               planekit analyze --json --labels labels.pgm --png planes.png frame.pcd
+              planekit evaluate --cloud ../shared/data/segcomp-abw-dev pred ../shared/data/segcomp-abw-dev/gt
               planekit synth --seed 7 --output room.pcd --labels room-labels.pgm
               planekit raycast --pixel 320,400 --target all samples/room-depth.png
               planekit synth --frames 120 --taps 3 | planekit stream > events.ndjson
@@ -21,7 +22,7 @@ public struct PlaneKitCommand: ParsableCommand {
               planekit synth --frames 600 --taps 3 | planekit view
               planekit bench detection --runs 30
             """,
-        subcommands: [Analyze.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, MapCommand.self, Bench.self, Pointer.self])
+        subcommands: [Analyze.self, Evaluate.self, Raycast.self, Stream.self, View.self, Synth.self, Encode.self, MapCommand.self, Bench.self, Pointer.self])
 
     /// The root command (its subcommands do the work).
     public init() {}

@@ -84,61 +84,18 @@ public struct SegmentationScore: Sendable, Hashable, Codable {
     /// `width × height` labels or `threshold` is not in (0, 1].
     public init(detected: ContiguousArray<UInt16>, truth: ContiguousArray<UInt16>, width: Int, height: Int,
                 minimumTruePixels: Int = 3000, threshold: Double = 0.8) throws(InputError) {
-        guard width >= 0, height >= 0, width.multipliedReportingOverflow(by: height) == (detected.count, false) else {
-            throw InputError(source: "segmentation score", problem: "detected labels: \(detected.count) for a \(width)×\(height) image")
-        }
-        guard truth.count == detected.count else {
-            throw InputError(source: "segmentation score", problem: "true labels: \(truth.count) for a \(width)×\(height) image")
-        }
+        let overlap = try LabelOverlap(detected: detected, truth: truth, width: width, height: height,
+                                       source: "segmentation score")
         guard threshold > 0, threshold <= 1 else {
             throw InputError(source: "segmentation score", problem: "overlap threshold \(threshold) is not in (0, 1]")
         }
         self.threshold = threshold
         self.minimumTruePixels = minimumTruePixels
-
-        var trueCount = [Int](repeating: 0, count: 65536), detectedCount = [Int](repeating: 0, count: 65536)
-        var overlaps: [UInt32: Int] = [:]
-        detected.withUnsafeBufferPointer { detected in
-            truth.withUnsafeBufferPointer { truth in
-                for i in 0..<detected.count {
-                    let t = Int(truth[i]), d = Int(detected[i])
-                    trueCount[t] += 1
-                    detectedCount[d] += 1
-                    if t != 0 && d != 0 { overlaps[UInt32(t) << 16 | UInt32(d), default: 0] += 1 }
-                }
-            }
-        }
-        let graded = (1..<65536).filter { trueCount[$0] >= max(minimumTruePixels, 1) }
-        let gradedSet = Set(graded)
-        // Pixels of each detected region lying on small (ungraded) true planes.
-        var onSmall = [Int: Int]()
-        for (key, count) in overlaps where !gradedSet.contains(Int(key >> 16)) {
-            onSmall[Int(key & 0xFFFF), default: 0] += count
-        }
-        let ignored = (1..<65536).filter { detectedCount[$0] > 0 && 2 * (onSmall[$0] ?? 0) >= detectedCount[$0] }
-        let ignoredSet = Set(ignored)
-        let counted = (1..<65536).filter { detectedCount[$0] > 0 && !ignoredSet.contains($0) }
-
-        var candidates: [Match] = []
-        for (key, overlap) in overlaps {
-            let t = Int(key >> 16), d = Int(key & 0xFFFF)
-            guard gradedSet.contains(t), !ignoredSet.contains(d) else { continue }
-            if Double(overlap) >= threshold * Double(trueCount[t]) && Double(overlap) >= threshold * Double(detectedCount[d]) {
-                candidates.append(Match(trueLabel: UInt16(t), detectedLabel: UInt16(d), truePixels: trueCount[t],
-                                        detectedPixels: detectedCount[d], overlap: overlap))
-            }
-        }
-        // A pair counts only when it is the sole candidate of both its regions (always so for T > 0.5).
-        var perTrue = [UInt16: Int](), perDetected = [UInt16: Int]()
-        for m in candidates {
-            perTrue[m.trueLabel, default: 0] += 1
-            perDetected[m.detectedLabel, default: 0] += 1
-        }
-        matches = candidates.filter { perTrue[$0.trueLabel] == 1 && perDetected[$0.detectedLabel] == 1 }
-            .sorted { $0.trueLabel < $1.trueLabel }
-        trueLabels = graded.map { UInt16($0) }
-        detectedLabels = counted.map { UInt16($0) }
-        ignoredDetectedLabels = ignored.map { UInt16($0) }
+        let graded = GradedRegions(overlap, minimumTruePixels: minimumTruePixels)
+        matches = graded.correctDetections(overlap, threshold: threshold)
+        trueLabels = graded.trueLabels
+        detectedLabels = graded.detectedLabels
+        ignoredDetectedLabels = graded.ignoredDetectedLabels
     }
 
     /// The angle in degrees between the detected and the true normal of each match, in the
@@ -151,8 +108,14 @@ public struct SegmentationScore: Sendable, Hashable, Codable {
             let d = Int(m.detectedLabel) - 1, t = Int(m.trueLabel) - 1
             guard detectedNormals.indices.contains(d), trueNormals.indices.contains(t),
                   let a = detectedNormals[d].normalized, let b = trueNormals[t].normalized else { return .nan }
-            return atan2f(cross(a, b).length, abs(dot(a, b))) * 180 / .pi
+            return SegmentationScore.angleDegrees(a, b)
         }
+    }
+
+    /// The angle in degrees between the planes with unit normals `a` and `b`, ignoring which
+    /// way they point (0…90°).
+    static func angleDegrees(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+        atan2f(cross(a, b).length, abs(dot(a, b))) * 180 / .pi
     }
 
     /// The median of the finite values (mean of the middle two for an even count), or `nil` when
