@@ -111,6 +111,8 @@ struct ConnectedPatches {
 extension ConnectedPatches {
     /// Two patches whose union leaves at most this many σ of RMS residual …
     static let mergeRMSFactor: Float = 2
+    /// … or no more than this many times the RMS residual of the rougher patch alone …
+    static let roughnessGrowth: Double = 1.25
     /// … and whose planes are at most this far apart (rad) are one face.
     static let mergeAngle: Float = 30 * .pi / 180
     /// Patches this close (pixels) count as neighbours: a face split by a seam of unlabelled
@@ -122,8 +124,9 @@ extension ConnectedPatches {
     /// A face whose cells disagreed (a noisy dark surface, a strip too thin for whole cells)
     /// grows as several regions that no cell-level test joins. Their pixels, taken together,
     /// still fit one plane as well as the noise allows (at most ``mergeRMSFactor`` σ at the
-    /// union's depth) while two faces meeting at a fold do not, however small the fold angle,
-    /// once each side has a few hundred pixels. Pairs are tried most parallel first; merging
+    /// union's depth, or for a face rougher than the noise model no more than ``roughnessGrowth``
+    /// times its rougher part) while two faces meeting at a fold do not, however small the fold
+    /// angle, once each side has a few hundred pixels. Pairs are tried most parallel first; merging
     /// repeats until no pair passes.
     mutating func mergeCoplanar(labels: UnsafeMutableBufferPointer<UInt16>, width: Int, height: Int,
                                 noise model: DepthNoiseModel) {
@@ -180,10 +183,14 @@ extension ConnectedPatches {
                 let union = moments[a] + moments[b]
                 var unionNoise = noise[a]
                 unionNoise += noise[b]
-                guard let fit = FastPlaneFit(union, noise: unionNoise) else { continue }
-                let sigma = model.sigma(atDepth: Float(fit.centroid.z))
-                let limit = Double(Self.mergeRMSFactor * sigma)
-                guard fit.meanSquaredError <= limit * limit else { continue }
+                guard let joined = FastPlaneFit(union, noise: unionNoise), let fa = fit(a), let fb = fit(b) else { continue }
+                // Within 2σ of the noise model, or, for a face noisier than the model (seen at a
+                // grazing angle, dark), no rougher than its rougher part by more than a quarter.
+                let sigma = Double(model.sigma(atDepth: Float(joined.centroid.z)))
+                let own = max(fa.meanSquaredError, fb.meanSquaredError)
+                let limit = max(Double(Self.mergeRMSFactor) * Double(Self.mergeRMSFactor) * sigma * sigma,
+                                Self.roughnessGrowth * Self.roughnessGrowth * own)
+                guard joined.meanSquaredError <= limit else { continue }
                 moments[a] = union
                 noise[a] = unionNoise
                 minimum[a] = pointwiseMin(minimum[a], minimum[b])

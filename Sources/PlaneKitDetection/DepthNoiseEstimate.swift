@@ -73,9 +73,12 @@ public struct DepthNoiseEstimate: Sendable, Hashable {
     /// depth camera (spacing and noise both under 0.07% of the depth) — a precise scanner whose grid
     /// happens to be close to a pinhole projection, such as SegComp's range images.
     public var isObjectScale: Bool {
-        !isCamera || (pointSpacing < Self.objectScaleAngularSpacing * medianDepth
-                      && relativeNoise < Self.objectScaleRelativeNoise)
+        !isCamera || (isFinelySampled && relativeNoise < Self.objectScaleRelativeNoise)
     }
+
+    /// `true` when neighbouring points are closer than any depth camera puts them (under 0.07%
+    /// of their depth).
+    public var isFinelySampled: Bool { pointSpacing < Self.objectScaleAngularSpacing * medianDepth }
 
     /// A measured estimate from its parts.
     public init(noise: DepthNoiseModel, medianDepth: Float, pointSpacing: Float, blockCount: Int, isCamera: Bool,

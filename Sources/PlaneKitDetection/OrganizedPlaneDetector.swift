@@ -233,6 +233,10 @@ public struct OrganizedPlaneDetector: Sendable {
                                          blockSide: 20, blockStride: 2, pixelStep: 2)
             : grid(points)
         guard estimate != nil else { return (nil, nil) }
+        // A camera image as coarse as a depth camera's is at room scale whatever its noise: its
+        // depth steps are not measured (room-scale cells need no smoothing), which keeps the
+        // measurement of a VGA frame as cheap as it was.
+        guard !estimate!.isCamera || estimate!.isFinelySampled else { return (estimate, nil) }
         let step = DepthQuantization.measureStep(points: points, width: width, height: height) ?? 0
         estimate!.depthStep = step
         guard estimate!.isObjectScale else { return (estimate, nil) }
@@ -256,7 +260,8 @@ public struct OrganizedPlaneDetector: Sendable {
 
     private func detect(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
                         intrinsics: PinholeIntrinsics?, configuration c: Configuration,
-                        dequantized: ContiguousArray<SIMD3<Float>>? = nil) -> PlaneDetectionResult {
+                        dequantized: ContiguousArray<SIMD3<Float>>? = nil,
+                        measuredPoints: UnsafeBufferPointer<SIMD3<Float>>? = nil) -> PlaneDetectionResult {
         if c.depthStep > 0 {
             // Everything from the cells to the final fits sees the smoothed staircase.
             var flat = c
@@ -264,7 +269,8 @@ public struct OrganizedPlaneDetector: Sendable {
             let smoothed = dequantized
                 ?? DepthQuantization.dequantized(points: points, width: width, height: height, step: c.depthStep)
             var result = smoothed.withUnsafeBufferPointer {
-                detect(points: $0, width: width, height: height, intrinsics: intrinsics, configuration: flat)
+                detect(points: $0, width: width, height: height, intrinsics: intrinsics, configuration: flat,
+                       measuredPoints: points)
             }
             result.sensorSettings?.depthStep = c.depthStep
             return result
@@ -280,26 +286,8 @@ public struct OrganizedPlaneDetector: Sendable {
             var pixels = PixelRefinement(points: points, width: width, height: height, grid: grid,
                                          growing: growing, configuration: c, labels: out)
             if c.splitsDisconnected {
-                // Object scale: labels reach on pixel by pixel, each connected patch is a face, and
-                // patches that lie on one plane are one face.
-                var planes = [SIMD4<Float>](repeating: .zero, count: pixels.moments.count + 1)
-                for r in pixels.moments.indices {
-                    if let fit = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r]) {
-                        let n = SIMD3<Float>(fit.normal)
-                        planes[pixels.slot[r] + 1] = SIMD4(n, -dot(n, SIMD3<Float>(fit.centroid)))
-                    }
-                }
-                PixelGrowth.grow(labels: out, points: points, width: width, height: height, planes: planes,
-                                 a: c.pixelDistanceFactor * c.noise.constant, b: c.pixelDistanceFactor * c.noise.quadratic,
-                                 z0: c.noise.referenceDepth)
-                var patches = ConnectedPatches(labels: out, points: points, width: width, height: height,
-                                               noise: c.noise, minimumPoints: c.minimumPointsPerPlane)
-                patches.mergeCoplanar(labels: out, width: width, height: height, noise: c.noise)
-                pixels.moments = patches.moments
-                pixels.noise = patches.noise
-                pixels.minimum = patches.minimum
-                pixels.maximum = patches.maximum
-                pixels.slot = Array(patches.moments.indices)
+                FaceLabelling.label(out, refined: &pixels, points: points, measuredPoints: measuredPoints ?? points,
+                                    width: width, height: height, configuration: c)
             }
             refinement = pixels
             initialized = width * height

@@ -115,6 +115,23 @@ public struct SensorSettings: Sendable, Hashable, Codable {
         self.splitsDisconnected = splitsDisconnected
         self.reason = reason
     }
+
+    /// Settings are equal when they set the same values, whatever the reason given for them.
+    public static func == (a: SensorSettings, b: SensorSettings) -> Bool {
+        a.noise == b.noise && a.cellSize == b.cellSize && a.minimumPointsPerPlane == b.minimumPointsPerPlane
+            && a.mergeTolerance == b.mergeTolerance && a.depthStep == b.depthStep
+            && a.splitsDisconnected == b.splitsDisconnected
+    }
+
+    /// Hashes the values ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(noise)
+        hasher.combine(cellSize)
+        hasher.combine(minimumPointsPerPlane)
+        hasher.combine(mergeTolerance)
+        hasher.combine(depthStep)
+        hasher.combine(splitsDisconnected)
+    }
 }
 
 extension SensorSettings {

@@ -1,0 +1,38 @@
+import PlaneKitGeometry
+
+/// How labels become faces at object scale, after pixel refinement
+/// (``OrganizedPlaneDetector/Configuration/splitsDisconnected``):
+///
+/// 1. Labels are carried on pixel by pixel (``PixelGrowth``).
+/// 2. Each 8-connected patch of a plane is a face of its own, and neighbouring patches that lie
+///    on one plane are one face (``ConnectedPatches``).
+///
+/// The refinement's moments, pixel bounds and slots are replaced by the faces', summed over
+/// the points as measured: a smoothed depth staircase labels faces well, but at a fold the
+/// smoothing window mixes both faces, and a plane fitted to the smoothed points there leans.
+enum FaceLabelling {
+    static func label(_ out: UnsafeMutableBufferPointer<UInt16>, refined pixels: inout PixelRefinement,
+                      points: UnsafeBufferPointer<SIMD3<Float>>, measuredPoints: UnsafeBufferPointer<SIMD3<Float>>,
+                      width: Int, height: Int,
+                      configuration c: OrganizedPlaneDetector.Configuration) {
+        // Each label's plane (index 0 unused), for growth.
+        var planes = [SIMD4<Float>](repeating: .zero, count: pixels.moments.count + 1)
+        for r in pixels.moments.indices {
+            guard let fit = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r]) else { continue }
+            let n = SIMD3<Float>(fit.normal)
+            planes[pixels.slot[r] + 1] = SIMD4(n, -dot(n, SIMD3<Float>(fit.centroid)))
+        }
+
+        PixelGrowth.grow(labels: out, points: points, width: width, height: height, planes: planes,
+                         a: c.pixelDistanceFactor * c.noise.constant, b: c.pixelDistanceFactor * c.noise.quadratic,
+                         z0: c.noise.referenceDepth)
+        var patches = ConnectedPatches(labels: out, points: measuredPoints, width: width, height: height,
+                                       noise: c.noise, minimumPoints: c.minimumPointsPerPlane)
+        patches.mergeCoplanar(labels: out, width: width, height: height, noise: c.noise)
+        pixels.moments = patches.moments
+        pixels.noise = patches.noise
+        pixels.minimum = patches.minimum
+        pixels.maximum = patches.maximum
+        pixels.slot = Array(patches.moments.indices)
+    }
+}

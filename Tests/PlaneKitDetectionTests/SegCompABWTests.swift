@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitInput
+import PlaneKitSynthesis
+import PlaneKitTestSupport
+
+/// Where the development images are.
+enum SegCompABW {
+    static let folder = "segcomp-abw-dev"
+    static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: SharedData.path("\(folder)/gt/abw00.labels.pgm"))
+    }
+}
+
+/// The detector on real range images with ground truth we did not make: the ten development
+/// images of SegComp's ABW benchmark (Hoover et al. 1996; ../shared/data/segcomp-abw-dev). A
+/// structured-light scanner, 512×512, 8-bit range (depth in steps of about 1.3 mm), polyhedral
+/// objects about 1 m away, 19 ground-truth faces an image, many of a few hundred pixels and
+/// oblique. Scored as the literature scores it: a face is correctly detected when one detected
+/// plane overlaps it by at least 80% of both, and every ground-truth face counts, whatever its size.
+///
+/// These images are the development split: the detector's object-scale path was tuned on them.
+/// The other 20 images of the benchmark are held out and never read here.
+@Suite(.enabled(if: SegCompABW.isAvailable, "needs ../shared/data/segcomp-abw-dev beside the repository"))
+struct SegCompABWTests {
+
+    /// One image's cloud, ground truth and detection.
+    struct Image {
+        let name: String
+        let cloud: PointCloud
+        let truth: ContiguousArray<UInt16>
+        let result: PlaneDetectionResult
+
+        init(_ index: Int) throws {
+            name = "abw0\(index)"
+            cloud = try PointCloudReader.read(path: SharedData.path("\(SegCompABW.folder)/\(name).pcd"))
+            let path = SharedData.path("\(SegCompABW.folder)/gt/\(name).labels.pgm")
+            truth = try PGMDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))), source: path).samples
+            result = try OrganizedPlaneDetector().detect(in: cloud)
+        }
+
+        /// The Hoover score at `threshold`, every face counted.
+        func score(threshold: Double = 0.8) throws -> SegmentationScore {
+            try SegmentationScore(detected: result.labels, truth: truth, width: cloud.width, height: cloud.height,
+                                  minimumTruePixels: 1, threshold: threshold)
+        }
+
+        /// The angle (degrees) between each correct detection's normal and the least-squares
+        /// normal of the cloud's points under its ground-truth face.
+        func orientationErrors(_ score: SegmentationScore) -> [Float] {
+            var moments = [UInt16: PointMoments]()
+            for (i, label) in truth.enumerated() where label != 0 && cloud.points[i].isFinite {
+                moments[label, default: PointMoments()].add(cloud.points[i])
+            }
+            let trueNormals = (1...Int(truth.max() ?? 0)).map { moments[UInt16($0)]?.fit?.plane.normal ?? .zero }
+            return score.angularErrorsDegrees(detectedNormals: result.planes.map(\.normal), trueNormals: trueNormals)
+        }
+    }
+
+    static let images: [Image] = (0..<10).compactMap { try? Image($0) }
+
+    @Test func allTenImagesAreRead() {
+        #expect(Self.images.count == 10)
+    }
+
+    /// `auto` takes these near-pinhole grids for what they are: a precise scan at object scale,
+    /// with its 8-bit range steps measured and smoothed, not a depth camera's room-scale cells.
+    @Test func autoDetectsAtObjectScaleWithTheRangeSteps() throws {
+        for image in Self.images {
+            let settings = try #require(image.result.sensorSettings)
+            #expect(settings.cellSize <= 8, "\(image.name): \(settings.cellSize)-px cells")
+            #expect(settings.depthStep > 0.0012 && settings.depthStep < 0.0014,
+                    "\(image.name): depth step \(settings.depthStep) m")
+            #expect(settings.splitsDisconnected, "\(image.name): faces are connected patches at object scale")
+            #expect(settings.reason.contains("object scale"), "\(image.name): \(settings.reason)")
+        }
+    }
+
+    /// The figures the README gives for the development images. Thresholds sit a little below
+    /// what the detector reaches (recall 0.83, precision 0.85, 1.0° in release builds) so that a
+    /// regression fails without noise tripping them.
+    @Test func mostFacesAreFoundWithAccurateNormals() throws {
+        var faces = 0, correct = 0, segments = 0
+        var errors: [Float] = []
+        for image in Self.images {
+            let score = try image.score()
+            faces += score.trueLabels.count
+            correct += score.matches.count
+            segments += score.detectedLabels.count
+            errors += image.orientationErrors(score).filter(\.isFinite)
+            print("\(image.name): \(score.matches.count) of \(score.trueLabels.count) faces correct, "
+                  + "\(score.detectedLabels.count) planes detected")
+        }
+        let recall = Double(correct) / Double(faces), precision = Double(correct) / Double(segments)
+        let meanError = errors.reduce(0, +) / Float(max(errors.count, 1))
+        print("ABW development images: \(correct) of \(faces) faces correct (\(recall)), precision \(precision), "
+              + "mean orientation error \(meanError)° over \(errors.count) correct faces")
+        #expect(recall >= 0.78, "recall \(recall)")
+        #expect(precision >= 0.78, "precision \(precision)")
+        #expect(meanError <= 1.5, "mean orientation error \(meanError)°")
+    }
+
+    /// Faces of a few hundred pixels: at least 70% of the ground-truth faces of 300–1000 pixels
+    /// (thin oblique strips, small bevels) are correct detections.
+    @Test func smallFacesAreFound() throws {
+        var small = 0, found = 0
+        for image in Self.images {
+            let score = try image.score()
+            var sizes = [UInt16: Int]()
+            for label in image.truth where label != 0 { sizes[label, default: 0] += 1 }
+            let correct = Set(score.matches.map(\.trueLabel))
+            for (label, size) in sizes where (300..<1000).contains(size) {
+                small += 1
+                if correct.contains(label) { found += 1 }
+            }
+        }
+        print("ABW development images: \(found) of \(small) faces of 300–1000 px correct")
+        #expect(small >= 20)
+        #expect(Double(found) >= 0.7 * Double(small), "\(found) of \(small)")
+    }
+}
