@@ -26,85 +26,146 @@ struct ConnectedPatches {
     ///
     /// Two passes of a union–find over provisional patch numbers: the first joins each labelled
     /// pixel to its already visited neighbours with the same label (left, and the three above),
-    /// the second sums each patch's points and writes the final labels.
+    /// the second sums each patch's points and writes the final labels. Points are summed in
+    /// `Float` relative to the patch's first point, a row at a time, and each row's sums are
+    /// added to the patch's `Double` moments (a row of a patch is a few hundred points at most,
+    /// so `Float` loses nothing that matters there).
     init(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
          height: Int, noise model: DepthNoiseModel, minimumPoints: Int) {
         let count = width * height
-        var patch = [Int32](repeating: -1, count: count)
-        var parent: [Int32] = []
-        func find(_ x: Int32) -> Int32 {
-            var x = x
-            while parent[Int(x)] != x {
-                parent[Int(x)] = parent[Int(parent[Int(x)])]
-                x = parent[Int(x)]
+        var patchStorage = [Int32](repeating: -1, count: count)
+        var parentStorage: [Int32] = []
+        parentStorage.reserveCapacity(1024)
+        patchStorage.withUnsafeMutableBufferPointer { patch in
+            // Pass 1: provisional patches, joined through `parentStorage`.
+            for v in 0..<height {
+                let row = v * width
+                for u in 0..<width {
+                    let i = row + u
+                    let label = labels[i]
+                    guard label != 0 else { continue }
+                    var own: Int32 = -1
+                    // Visited neighbours with the same label: left, then the three above. Most
+                    // share the provisional number already; only a different one is joined.
+                    @inline(__always) func join(_ j: Int) {
+                        guard labels[j] == label else { return }
+                        let other = patch[j]
+                        if own < 0 {
+                            own = other
+                        } else if other != own {
+                            let a = ConnectedPatches.root(own, in: &parentStorage)
+                            let b = ConnectedPatches.root(other, in: &parentStorage)
+                            if a != b { parentStorage[Int(max(a, b))] = min(a, b) }
+                            own = min(a, b)
+                        }
+                    }
+                    if u > 0 { join(i - 1) }
+                    if v > 0 {
+                        if u > 0 { join(i - width - 1) }
+                        join(i - width)
+                        if u + 1 < width { join(i - width + 1) }
+                    }
+                    if own < 0 {
+                        own = Int32(parentStorage.count)
+                        parentStorage.append(own)
+                    }
+                    patch[i] = own
+                }
             }
-            return x
         }
-        func union(_ a: Int32, _ b: Int32) {
-            let ra = find(a), rb = find(b)
-            if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
+        // Roots and sizes.
+        var size = [Int](repeating: 0, count: parentStorage.count)
+        var number = [Int32](repeating: -1, count: parentStorage.count)
+        for k in parentStorage.indices {
+            parentStorage[k] = ConnectedPatches.root(Int32(k), in: &parentStorage)
         }
-        for v in 0..<height {
-            for u in 0..<width {
-                let i = v * width + u
-                let label = labels[i]
-                guard label != 0 else { continue }
-                var own: Int32 = -1
-                func join(_ j: Int) {
-                    guard labels[j] == label else { return }
-                    if own < 0 { own = patch[j] } else { union(own, patch[j]) }
-                }
-                // Visited neighbours: left, up-left, up, up-right.
-                if u > 0 { join(i - 1) }
-                if v > 0 {
-                    if u > 0 { join(i - width - 1) }
-                    join(i - width)
-                    if u + 1 < width { join(i - width + 1) }
-                }
-                if own < 0 {
-                    own = Int32(parent.count)
-                    parent.append(own)
-                }
-                patch[i] = own
+        patchStorage.withUnsafeMutableBufferPointer { patch in
+            for i in 0..<count where patch[i] >= 0 {
+                patch[i] = parentStorage[Int(patch[i])]
+                size[Int(patch[i])] += 1
             }
         }
-        // Sizes of the roots, then the kept roots' numbers.
-        var size = [Int](repeating: 0, count: parent.count)
-        for i in 0..<count where patch[i] >= 0 {
-            let root = find(patch[i])
-            patch[i] = root
-            size[Int(root)] += 1
-        }
-        var number = [Int32](repeating: -1, count: parent.count)
         // Labels are 16-bit: beyond 65 534 patches (only in clouds of hundreds of millions of
         // points) the rest are dropped like small ones.
-        for root in parent.indices where parent[root] == Int32(root) && size[root] >= minimumPoints
+        for root in parentStorage.indices where parentStorage[root] == Int32(root) && size[root] >= minimumPoints
             && moments.count < Int(UInt16.max) - 1 {
             number[root] = Int32(moments.count)
             moments.append(PointMoments())
             minimum.append(SIMD2(Int32.max, Int32.max))
             maximum.append(SIMD2(-1, -1))
         }
-        for v in 0..<height {
-            for u in 0..<width {
-                let i = v * width + u
-                guard patch[i] >= 0 else { continue }
-                let k = Int(number[Int(patch[i])])
-                guard k >= 0 else {
-                    labels[i] = 0
-                    continue
+        // Pass 2: final labels and sums, a row at a time.
+        let kept = moments.count
+        var rowSums = [ShiftedSums](repeating: ShiftedSums(reference: .zero), count: kept)
+        var lower = [SIMD2<Int32>](repeating: SIMD2(Int32.max, Int32.max), count: kept)
+        var upper = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: kept)
+        var totals = [PointMoments](repeating: PointMoments(), count: kept)
+        var touched = [Int](repeating: 0, count: kept)
+        patchStorage.withUnsafeBufferPointer { patch in
+        number.withUnsafeBufferPointer { number in
+        rowSums.withUnsafeMutableBufferPointer { rowSums in
+        lower.withUnsafeMutableBufferPointer { lower in
+        upper.withUnsafeMutableBufferPointer { upper in
+        totals.withUnsafeMutableBufferPointer { totals in
+        touched.withUnsafeMutableBufferPointer { touched in
+            for v in 0..<height {
+                let row = v * width
+                var touchedCount = 0
+                for u in 0..<width {
+                    let i = row + u
+                    let root = patch[i]
+                    guard root >= 0 else { continue }
+                    let k = Int(number[Int(root)])
+                    guard k >= 0 else {
+                        labels[i] = 0
+                        continue
+                    }
+                    labels[i] = UInt16(k + 1)
+                    let p = points[i]
+                    if rowSums[k].count == 0 {
+                        rowSums[k].reference = p
+                        touched[touchedCount] = k
+                        touchedCount += 1
+                        lower[k] = pointwiseMin(lower[k], SIMD2(Int32(u), Int32(v)))
+                        upper[k].y = Int32(v)
+                    }
+                    let d = p - rowSums[k].reference
+                    rowSums[k].count &+= 1
+                    rowSums[k].sum += d
+                    rowSums[k].squares += d * d
+                    rowSums[k].cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
+                    upper[k].x = max(upper[k].x, Int32(u))
                 }
-                labels[i] = UInt16(k + 1)
-                moments[k].add(points[i])
-                let pixel = SIMD2(Int32(u), Int32(v))
-                minimum[k] = pointwiseMin(minimum[k], pixel)
-                maximum[k] = pointwiseMax(maximum[k], pixel)
+                for t in 0..<touchedCount {
+                    let k = touched[t]
+                    totals[k].merge(rowSums[k].moments)
+                    rowSums[k] = ShiftedSums(reference: .zero)
+                }
             }
         }
+        }
+        }
+        }
+        }
+        }
+        }
+        moments = totals
+        minimum = lower
+        maximum = upper
         noise = moments.map { m in
             guard let centroid = m.centroid else { return NoiseScatter() }
             return NoiseScatter(count: m.count, centroid: centroid, sigma: model.sigma(atDepth: centroid.z))
         }
+    }
+
+    /// The root of `x`'s patch, halving the path on the way.
+    @inline(__always) static func root(_ x: Int32, in parent: inout [Int32]) -> Int32 {
+        var x = x
+        while parent[Int(x)] != x {
+            parent[Int(x)] = parent[Int(parent[Int(x)])]
+            x = parent[Int(x)]
+        }
+        return x
     }
 }
 
@@ -132,23 +193,33 @@ extension ConnectedPatches {
                                 noise model: DepthNoiseModel) {
         guard moments.count > 1 else { return }
         var pairs = Set<UInt32>()
+        var lastKey: UInt32 = 0
         let reach = Self.neighbourReach
         for v in 0..<height {
+            let row = v * width
             for u in 0..<width {
-                let a = labels[v * width + u]
+                let a = labels[row + u]
                 guard a != 0 else { continue }
-                func pair(_ du: Int, _ dv: Int) {
-                    let nu = u + du, nv = v + dv
-                    guard nu >= 0, nu < width, nv < height else { return }
-                    let b = labels[nv * width + nu]
-                    guard b != 0, b != a else { return }
-                    pairs.insert(UInt32(min(a, b)) << 16 | UInt32(max(a, b)))
+                // Right, down and both diagonals down, up to `reach` pixels away. Along a boundary
+                // the same pair comes up pixel after pixel: only a new one is hashed.
+                @inline(__always) func note(_ b: UInt16) {
+                    guard b != 0 && b != a else { return }
+                    let key = UInt32(min(a, b)) << 16 | UInt32(max(a, b))
+                    if key != lastKey {
+                        pairs.insert(key)
+                        lastKey = key
+                    }
                 }
                 for d in 1...reach {
-                    pair(d, 0)
-                    pair(0, d)
-                    pair(d, d)
-                    pair(-d, d)
+                    let down = v + d < height
+                    if u + d < width {
+                        note(labels[row + u + d])
+                        if down { note(labels[row + d * width + u + d]) }
+                    }
+                    if down {
+                        note(labels[row + d * width + u])
+                        if u >= d { note(labels[row + d * width + u - d]) }
+                    }
                 }
             }
         }
