@@ -28,7 +28,9 @@ public struct DarkSurfaces: Sendable, Hashable {
     public var fraction: Float
     /// Share of a dark face's readings that are lost (uniform over the range, per face).
     public var dropout: ClosedRange<Float>
-    /// Factor on a dark face's Gaussian depth noise (uniform over the range, per face).
+    /// Factor on a dark face's independent Gaussian depth noise (uniform over the range, per face).
+    /// The defaults suit ``SimulatedSensor/scanner``'s 0.25 mm: 1.4–4 mm RMS with its ripple and
+    /// steps, as on ABW's dark faces.
     public var noiseFactor: ClosedRange<Float>
     /// Side of the random field's lattice cells (pixels): about the size of a blob.
     public var blobSize: Int
