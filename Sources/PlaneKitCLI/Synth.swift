@@ -28,8 +28,11 @@ struct Synth: ParsableCommand {
             frame has no intrinsics and goes to --output only; --grid pinhole makes it a 23° \
             pinhole camera with a depth PNG. It sees 5–8 polyhedral objects (boxes, wedges, \
             stepped blocks, pyramids, frustums, 5–30 cm) on a table before a wall from ~1 m: \
-            15–25 faces, several under 3000 pixels. σ = 0.4 mm; no depth where the projector, \
-            25 cm to the left, cannot see (shadows beside the objects).
+            15–25 faces, several under 3000 pixels. Like SegComp's ABW scanner: depth in 1.3 mm \
+            steps (an 8-bit range) over 0.25 mm of noise and a 0.5 mm ripple; 10% of the faces dark (5–30% of their \
+            readings lost in blobs and speckles, 1.4–4 mm noise); readings thinning out and noisier \
+            from 70° incidence; no depth where the projector, 25 cm to the right, cannot see \
+            (shadows left of the objects).
 
             tof: a time-of-flight camera like the Azure Kinect's narrow unbinned mode. 640×576, \
             f = 504 px, 0.5–3.86 m, σ = 1.5 mm + 0.35%·z, flying pixels (label 0) at depth edges.

@@ -12,9 +12,13 @@ import PlaneKitGeometry
 /// 2. no reading when ``secondViewpoint`` (projector or second imager) cannot see the point:
 ///    it faces away, is occluded, or falls outside that camera's image;
 /// 3. no reading where ``stereoHoles`` says matching fails (grazing or faded, in blobs);
-/// 4. no reading with probability ``dropoutRate``;
-/// 5. Gaussian noise along the depth with σ = ``noise``.`sigma(atDepth: z)`;
-/// 6. with ``flyingPixels``, readings at depth edges may float between the two surfaces
+/// 4. no reading, progressively, at the grazing angles of ``grazing``;
+/// 5. no reading in the blobs and speckles of a dark face (``darkSurfaces``);
+/// 6. no reading with probability ``dropoutRate``;
+/// 7. Gaussian noise along the depth: the smooth ``ripple`` plus independent noise of
+///    σ = ``noise``.`sigma(atDepth: z)` times the dark face's factor and the grazing growth;
+/// 8. the depth rounded to the nearest multiple of ``depthStep`` (an 8-bit range);
+/// 9. with ``flyingPixels``, readings at depth edges may float between the two surfaces
 ///    (label 0).
 /// No reading gives NaN coordinates and label 0 in the frame; depth images write it as 0 or
 /// 65535 (`synth --invalid-value`).
@@ -52,11 +56,21 @@ public struct SimulatedSensor: Sendable, Hashable {
     public var flyingPixels: FlyingPixels?
     /// Matching failures of an active stereo camera.
     public var stereoHoles: StereoHoles?
+    /// Readings lost and noisier at grazing angles, before the cut at ``maximumIncidenceDegrees``.
+    public var grazing: GrazingFalloff?
+    /// Dark or glossy faces: dropouts in blobs and speckles, more noise.
+    public var darkSurfaces: DarkSurfaces?
+    /// Depth noise correlated between neighbouring pixels, added to ``noise``.
+    public var ripple: DepthRipple?
+    /// The depth's quantisation step along the ray's depth, camera +Z (m): readings are
+    /// multiples of it, as from a range image of a few bits. 0 keeps depths continuous.
+    public var depthStep: Float
 
     /// A simulated sensor from its parts.
     public init(name: String, grid: SensorGrid, setting: Setting, minimumRange: Float, maximumRange: Float,
                 maximumIncidenceDegrees: Float, noise: DepthNoise, dropoutRate: Float, secondViewpoint: SecondViewpoint? = nil,
-                flyingPixels: FlyingPixels? = nil, stereoHoles: StereoHoles? = nil) {
+                flyingPixels: FlyingPixels? = nil, stereoHoles: StereoHoles? = nil, grazing: GrazingFalloff? = nil,
+                darkSurfaces: DarkSurfaces? = nil, ripple: DepthRipple? = nil, depthStep: Float = 0) {
         self.name = name
         self.grid = grid
         self.setting = setting
@@ -68,20 +82,45 @@ public struct SimulatedSensor: Sendable, Hashable {
         self.secondViewpoint = secondViewpoint
         self.flyingPixels = flyingPixels
         self.stereoHoles = stereoHoles
+        self.grazing = grazing
+        self.darkSurfaces = darkSurfaces
+        self.ripple = ripple
+        self.depthStep = max(depthStep, 0)
     }
 
     /// The scanner's pixel spacing on its orthographic grid (m): 512 pixels span 41 cm.
     public static let scannerSpacing: Float = 0.0008
 
+    /// The depth step of SegComp's ABW range images (m): 8-bit range values 1/SCAL ≈ 1.29 mm apart.
+    public static let scannerDepthStep: Float = 0.0013
+
     /// A tabletop structured-light range scanner like those of the ABW and Perceptron range-image
     /// benchmarks: a 512 × 512 range image on a grid regular in camera X/Y (0.8 mm spacing, no
-    /// pinhole intrinsics) of objects about 1 m away; σ = 0.4 mm at any depth, 0.1% dropouts,
-    /// no reading beyond 85° incidence, and shadow holes where the projector, 25 cm to the
-    /// camera's left, cannot light the surface.
+    /// pinhole intrinsics) of objects about 1 m away, with what SegComp's ABW dev images 0–9 show:
+    /// - depths in steps of 1.3 mm (``scannerDepthStep``) on top of Gaussian noise of σ = 0.25 mm
+    ///   per pixel and a ``DepthRipple`` of 0.5 mm on 3-pixel (2.4 mm) cells: on ABW's faces
+    ///   within 30° of facing the scanner neighbouring depths are equal in 73% of the pairs and a
+    ///   step apart in 25%, and flat bright faces of objects (500–20 000 px, < 70° incidence)
+    ///   scatter 0.63 mm RMS in depth about their plane at the pixel scale (the median face, after
+    ///   a 9 × 9-pixel local mean; 0.88 mm about the whole face's fitted plane, which adds the real
+    ///   faces' own unflatness); here √(0.25² + 0.5² + 1.3²/12) = 0.66 mm;
+    /// - 10% of the faces dark (``DarkSurfaces``): 5–30% of their readings lost in blobs and
+    ///   speckles and ×5–16 independent noise, 1.4–4 mm RMS in all, ×2–6 a bright face's (ABW: 4%
+    ///   of the object faces below 70° and 9% of all faces are ×2.2–7 noisier than the median,
+    ///   1.4–4.5 mm, and black objects return nothing at all);
+    /// - readings lost and noisier from 70° incidence on (``GrazingFalloff``: up to half lost and
+    ///   ×10 independent noise at 85°, 2.6 mm RMS in all, then none; ABW's faces at 70–75°,
+    ///   75–80° and 80–90° are ×1.3, ×1.5 and ×7 noisier than those facing the scanner);
+    /// - shadow holes where the projector, 25 cm to the camera's right (+X), cannot light the
+    ///   surface: each object's shadow falls to its left, as in ABW;
+    /// - 0.1% dropouts anywhere.
     public static let scanner = SimulatedSensor(
         name: "scanner", grid: .orthographic(width: 512, height: 512, spacing: scannerSpacing), setting: .tabletop,
-        minimumRange: 0.5, maximumRange: 1.6, maximumIncidenceDegrees: 85, noise: DepthNoise(constant: 0.0004),
-        dropoutRate: 0.001, secondViewpoint: SecondViewpoint(position: SIMD3(-0.25, 0, 0), maximumIncidenceDegrees: 85))
+        minimumRange: 0.5, maximumRange: 1.6, maximumIncidenceDegrees: 85, noise: DepthNoise(constant: 0.00025),
+        dropoutRate: 0.001, secondViewpoint: SecondViewpoint(position: SIMD3(0.25, 0, 0), maximumIncidenceDegrees: 85),
+        grazing: GrazingFalloff(start: 70, end: 85, loss: 0.5, noiseGrowth: 10),
+        darkSurfaces: DarkSurfaces(fraction: 0.1, dropout: 0.05...0.3, noiseFactor: 5...16), ripple: DepthRipple(sigma: 0.0005, cell: 3),
+        depthStep: scannerDepthStep)
 
     /// ``scanner`` with a pinhole camera instead (512 × 512, f = 1250 px: the same 0.8 mm pixels
     /// at 1 m, a 23° field of view), for tools that need intrinsics or a depth image.
@@ -127,12 +166,22 @@ public struct SimulatedSensor: Sendable, Hashable {
     }()
 
     /// This sensor with every imperfection off: the exact depth of every surface the pixel's
-    /// ray meets, at any range and angle, no holes and no noise (the grid stays).
+    /// ray meets, at any range and angle, no holes, no noise and no quantisation (the grid stays).
     public var ideal: SimulatedSensor {
         SimulatedSensor(name: name, grid: grid, setting: setting, minimumRange: 0, maximumRange: .infinity, maximumIncidenceDegrees: 90,
                       noise: .none, dropoutRate: 0)
     }
 
-    /// The standard deviation of the depth noise at depth `z` (m).
-    public func depthSigma(atDepth z: Float) -> Float { noise.sigma(atDepth: z) }
+    /// The standard deviation of the depth noise at depth `z` (m): ``noise`` and ``ripple``
+    /// together, before quantisation and the dark faces' and grazing angles' growth.
+    public func depthSigma(atDepth z: Float) -> Float { depthSigma(atDepth: z, independentFactor: 1) }
+
+    /// The standard deviation of the depth noise at depth `z` (m) when the independent part,
+    /// ``noise``, is multiplied by `factor` (a dark face's, a grazing angle's growth) and the
+    /// ``ripple`` is not, before quantisation.
+    public func depthSigma(atDepth z: Float, independentFactor factor: Float) -> Float {
+        let sigma = factor * noise.sigma(atDepth: z)
+        guard let ripple else { return sigma }
+        return (sigma * sigma + ripple.sigma * ripple.sigma).squareRoot()
+    }
 }

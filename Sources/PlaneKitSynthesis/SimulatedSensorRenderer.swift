@@ -38,7 +38,16 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
         }
         let holes = sensor.stereoHoles.map { (threshold: $0.threshold, field: HoleField(width: width, height: height, cell: $0.blobSize,
                                                                                           random: &fieldRandom)) }
-        let noise = sensor.noise, dropout = Double(sensor.dropoutRate)
+        let noise = sensor.noise, dropout = Double(sensor.dropoutRate), step = sensor.depthStep
+        let ripple = sensor.ripple.map { (sigma: $0.sigma, field: $0.field(width: width, height: height, noiseSeed: noiseSeed)) }
+        let grazing = sensor.grazing.map { (ramp: $0.ramp, loss: Double($0.loss), growth: $0.noiseGrowth - 1) }
+        var surfaceRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 7))
+        let dark = sensor.darkSurfaces.map { model -> (field: HoleField, losses: ContiguousArray<DarkSurfaces.Loss>) in
+            var random = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: DarkSurfaces.fieldStream))
+            let field = HoleField(width: width, height: height, cell: model.blobSize, random: &random)
+            let faces = model.faces(count: scene.planes.count, noiseSeed: noiseSeed)
+            return (field, model.losses(of: faces, field: field, width: width, height: height))
+        }
 
         for v in 0..<height {
             for u in 0..<width {
@@ -57,9 +66,27 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
                           !caster.blocks(from: p, to: second.scene, except: s) else { continue }
                 }
                 if let holes, holes.field.value(u: u, v: v) < holes.threshold(cosIncidence: cosIncidence, depth: z) { continue }
+                var noiseFactor: Float = 1
+                if let grazing {
+                    let r = grazing.ramp(cosIncidence: cosIncidence)
+                    if r > 0 {
+                        if surfaceRandom.nextUnit() < grazing.loss * Double(r) { continue }
+                        noiseFactor += grazing.growth * r
+                    }
+                }
+                if let dark, s < dark.losses.count {
+                    let loss = dark.losses[s]
+                    if loss.dropout > 0,
+                       dark.field.value(u: u, v: v) < loss.blobThreshold || surfaceRandom.nextUnit() < loss.speckle { continue }
+                    noiseFactor *= loss.noiseFactor
+                }
                 if dropout > 0, dropRandom.nextUnit() < dropout { continue }
                 var reading = z
-                if !noise.isZero { reading += noise.sigma(atDepth: z) * Float(noiseRandom.zigguratGaussian(ziggurat)) }
+                if let ripple { reading += ripple.sigma * ripple.field.value(u: u, v: v) }
+                if !noise.isZero {
+                    reading += noiseFactor * noise.sigma(atDepth: z) * Float(noiseRandom.zigguratGaussian(ziggurat))
+                }
+                if step > 0 { reading = SensorModel.roundedHalfAwayFromZero(reading / step) * step }
                 guard reading > 0 else { continue }
                 readings[i] = reading
                 labels[i] = s < ids.count ? ids[s] : 0
@@ -116,18 +143,23 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
     }
 }
 
-/// A smooth random field in [0, 1] over an image: uniform values on a lattice of `cell`-pixel
-/// cells, interpolated bilinearly in between.
+/// A smooth random field over an image: values on a lattice of `cell`-pixel cells (uniform in
+/// [0, 1] unless drawn otherwise), interpolated bilinearly in between.
 struct HoleField {
     let cell: Int
     let columns: Int
     let values: ContiguousArray<Float>
 
     init(width: Int, height: Int, cell: Int, random: inout SeededRandom) {
+        self.init(width: width, height: height, cell: cell) { Float(random.nextUnit()) }
+    }
+
+    /// A field whose lattice values are `draw()`n in row order instead.
+    init(width: Int, height: Int, cell: Int, draw: () -> Float) {
         self.cell = cell
         columns = width / cell + 2
         let rows = height / cell + 2
-        values = ContiguousArray((0..<(columns * rows)).map { _ in Float(random.nextUnit()) })
+        values = ContiguousArray((0..<(columns * rows)).map { _ in draw() })
     }
 
     /// The field at pixel `(u, v)`.

@@ -27,24 +27,40 @@ public struct StereoHoles: Sendable, Hashable {
         self.fadeEnd = fadeEnd
     }
 
+    /// A ramp in the cosine of the incidence angle: 0 up to the angle `from`, rising linearly in
+    /// the cosine to 1 at the angle `to`.
+    struct CosineRamp {
+        let cosStart: Float, cosEnd: Float
+
+        init(from start: Float, to end: Float) {
+            cosStart = SimulatedSensorRenderer.cosine(start)
+            cosEnd = SimulatedSensorRenderer.cosine(end)
+        }
+
+        @inline(__always)
+        func callAsFunction(cosIncidence c: Float) -> Float {
+            // Cosines fall as the angle grows, so the ramp runs from cosStart down to cosEnd.
+            StereoHoles.ramp(-c, -cosStart, -cosEnd)
+        }
+    }
+
     /// The threshold the field must reach for a pixel to be matched, as a function of the
     /// cosine of the incidence angle and the depth.
     struct Threshold {
-        let cosStart: Float, cosEnd: Float, fadeStart: Float, fadeEnd: Float
+        let grazing: CosineRamp, fadeStart: Float, fadeEnd: Float
 
         @inline(__always)
         func callAsFunction(cosIncidence c: Float, depth z: Float) -> Float {
-            // Cosines fall as the angle grows, so the grazing ramp runs from cosStart down to cosEnd.
-            max(StereoHoles.ramp(-c, -cosStart, -cosEnd), StereoHoles.ramp(z, fadeStart, fadeEnd))
+            max(grazing(cosIncidence: c), StereoHoles.ramp(z, fadeStart, fadeEnd))
         }
     }
 
     /// The threshold function, its angles turned into cosines once.
     var threshold: Threshold {
-        func cosine(_ degrees: Float) -> Float { Float(DeterministicMath.cos(DeterministicMath.radians(Double(degrees)))) }
-        return Threshold(cosStart: cosine(grazingStart), cosEnd: cosine(grazingEnd), fadeStart: fadeStart, fadeEnd: fadeEnd)
+        Threshold(grazing: CosineRamp(from: grazingStart, to: grazingEnd), fadeStart: fadeStart, fadeEnd: fadeEnd)
     }
 
+    @inline(__always)
     private static func ramp(_ x: Float, _ start: Float, _ end: Float) -> Float {
         guard end > start else { return x >= start ? 1 : 0 }
         return min(max((x - start) / (end - start), 0), 1)

@@ -3,7 +3,7 @@ import PlaneKitSynthesis
 import Testing
 
 /// The tabletop scanner profile: an orthographic 512 × 512 range image of polyhedral objects with
-/// constant noise and projector shadows.
+/// constant noise in 1.3 mm depth steps, dark faces, grazing losses and projector shadows.
 @Suite struct SimulatedScannerTests {
     @Test func rangeImageIsRegularInXYWithoutIntrinsics() {
         let frame = SyntheticFrame(seed: 1, sensor: .scanner)
@@ -31,8 +31,14 @@ import Testing
         #expect(depths.allSatisfy { $0 > 0.6 && $0 < 1.5 })
     }
 
+    /// The scanner's Gaussian noise and depth steps without the dark faces' and grazing angles'
+    /// extra noise (tested apart below): the residual about the true plane is the model's
+    /// √(σ² + step²/12), the rounding adding a uniform error of one step.
     @Test func noiseMatchesTheModelAndLabelsLieOnTheirPlanes() {
-        let figures = ProfileChecks.noiseFigures(.scanner, seeds: 1...3)
+        var profile = SimulatedSensor.scanner
+        profile.darkSurfaces = nil
+        profile.grazing = nil
+        let figures = ProfileChecks.noiseFigures(profile, seeds: 1...3)
         #expect(figures.count > 300_000)
         #expect(abs(figures.mean) < 0.02)
         #expect(abs(figures.deviation - 1) < 0.1, "residual σ \(figures.deviation) of the model's")
@@ -49,8 +55,9 @@ import Testing
         #expect(residuals.allSatisfy { abs($0) < 2e-6 })
     }
 
-    /// A 10 cm cube on the floor seen straight down: the projector, 25 cm to the camera's left
-    /// (−X), casts the cube's shadow on the floor to its right, from x = 5 cm to about 8.3 cm.
+    /// A 10 cm cube on the floor seen straight down: the projector, 25 cm to the camera's right
+    /// (+X), casts the cube's shadow on the floor to its left, from x = −5 cm to about −8.3 cm, as
+    /// ABW's shadows fall to the left of its objects.
     @Test func projectorShadowFallsBesideObjects() throws {
         var scene = SyntheticScene()
         scene.addRectangle(kind: .floor, center: .zero, normal: SIMD3(0, 1, 0), xAxis: SIMD3(1, 0, 0), size: SIMD2(1, 1))
@@ -58,18 +65,19 @@ import Testing
         let pose = try #require(PinholeCamera.pose(eye: SIMD3(0, 1, 0), target: .zero, up: SIMD3(0, 0, -1)))
         var profile = SimulatedSensor.scanner
         profile.dropoutRate = 0
+        profile.darkSurfaces = nil
         let frame = SimulatedSensorRenderer(sensor: profile).render(scene, pose: pose, noiseSeed: 1)
         let row = 256 * 512
-        // Floor right of the cube, in the shadow: x from 5.6 to 7.9 cm.
-        let shadow = (326...354).filter { !frame.cloud.points[row + $0].isFinite }
+        // Floor left of the cube, in the shadow: x from −7.9 to −5.6 cm.
+        let shadow = (157...185).filter { !frame.cloud.points[row + $0].isFinite }
         #expect(shadow.count == 29)
-        // Floor left of the cube, lit: every pixel read, labelled floor (1).
-        let lit = (155...185).filter { frame.cloud.points[row + $0].isFinite && frame.labels[row + $0] == 1 }
+        // Floor right of the cube, lit: every pixel read, labelled floor (1).
+        let lit = (326...356).filter { frame.cloud.points[row + $0].isFinite && frame.labels[row + $0] == 1 }
         #expect(lit.count == 31)
         // The cube's top (label 2) is read.
         #expect(frame.labels[row + 256] == 2)
         // Beyond the shadow the floor is read again.
-        #expect((360...380).allSatisfy { frame.labels[row + $0] == 1 })
+        #expect((131...151).allSatisfy { frame.labels[row + $0] == 1 })
     }
 
     @Test func sameSeedSameFrameOtherSeedOtherFrame() {
@@ -84,19 +92,26 @@ import Testing
         let seen = ideal.cloud.points.filter(\.isFinite).count
         let read = frame.cloud.points.filter(\.isFinite).count
         let lost = Double(seen - read) / Double(seen)
-        // Shadows and grazing faces cost a few per cent; dropouts alone 0.1%.
-        #expect(lost > 0.002 && lost < 0.15, "lost \(lost)")
+        print("scanner seed 2: \(lost * 100)% of the ideal readings lost")
+        // Shadows, grazing faces and dark faces cost several per cent; dropouts alone 0.1%.
+        #expect(lost > 0.002 && lost < 0.2, "lost \(lost)")
     }
 
-    /// The noisy frame's labels against those of the same scanner without noise or dropouts
-    /// (the same shadows and grazing holes), scored like a detection: they differ only where a
-    /// reading dropped out, so every face of 300 pixels or more is recovered.
+    /// The noisy, quantised frame's labels against those of the same scanner without noise,
+    /// steps or dropouts (the same shadows and hard grazing cut; dark faces and the grazing
+    /// falloff, which lose whole shares of a face, are off in both and tested apart), scored like
+    /// a detection: they differ only where a reading dropped out, so every face of 300 pixels or
+    /// more is recovered.
     @Test(arguments: [UInt64(1), 2, 3])
     func labelsScoreAgainstTheNoiselessFrame(seed: UInt64) throws {
-        var noiseless = SimulatedSensor.scanner
+        var scanner = SimulatedSensor.scanner
+        scanner.darkSurfaces = nil
+        scanner.grazing = nil
+        var noiseless = scanner
         noiseless.noise = .none
         noiseless.dropoutRate = 0
-        let frame = SyntheticFrame(seed: seed, sensor: .scanner), reference = SyntheticFrame(seed: seed, sensor: noiseless)
+        noiseless.depthStep = 0
+        let frame = SyntheticFrame(seed: seed, sensor: scanner), reference = SyntheticFrame(seed: seed, sensor: noiseless)
         let differing = frame.labels.indices.filter { frame.labels[$0] != reference.labels[$0] }
         #expect(differing.allSatisfy { frame.labels[$0] == 0 && !frame.cloud.points[$0].isFinite })
         #expect(differing.count < 500, "\(differing.count) labels differ")

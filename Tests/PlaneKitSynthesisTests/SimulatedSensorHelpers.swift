@@ -3,23 +3,39 @@ import PlaneKitSynthesis
 
 /// Measurements of profile frames against their ground truth.
 enum ProfileChecks {
-    /// For every pixel with a reading and a plane label: the depth error of the reading against
-    /// the depth where the pixel's ray meets its labelled true plane, divided by the profile's
-    /// σ at that depth (or undivided when the profile has no noise).
-    static func normalisedResiduals(_ frame: SyntheticFrame, profile: SimulatedSensor) -> [Double] {
-        var residuals: [Double] = []
+    /// For every pixel with a reading and a plane label (`only` that label, when given): the
+    /// depth error of the reading against the depth where the pixel's ray meets its labelled true
+    /// plane (m), and that true depth.
+    static func depthErrors(_ frame: SyntheticFrame, grid: SensorGrid, only: UInt16? = nil) -> [(error: Float, depth: Float)] {
+        var errors: [(error: Float, depth: Float)] = []
         for v in 0..<frame.height {
             for u in 0..<frame.width {
                 let i = v * frame.width + u, label = frame.labels[i]
                 let p = frame.cloud.points[i]
-                guard label > 0, p.isFinite, let plane = frame.plane(id: label)?.cameraPlane else { continue }
-                let ray = profile.grid.ray(u: u, v: v)
+                guard label > 0, only == nil || label == only, p.isFinite,
+                      let plane = frame.plane(id: label)?.cameraPlane else { continue }
+                let ray = grid.ray(u: u, v: v)
                 let trueDepth = -(plane.offset + dot(plane.normal, ray.origin)) / dot(plane.normal, ray.direction)
-                let sigma = profile.depthSigma(atDepth: trueDepth)
-                residuals.append(Double(p.z - trueDepth) / Double(sigma > 0 ? sigma : 1))
+                errors.append((p.z - trueDepth, trueDepth))
             }
         }
-        return residuals
+        return errors
+    }
+
+    /// The RMS of a reading's depth error when its Gaussian noise has σ `sigma` and it is then
+    /// rounded to multiples of `step`: √(σ² + step²/12), the rounding adding a uniform error.
+    static func quantisedSigma(_ sigma: Float, step: Float) -> Float {
+        (sigma * sigma + step * step / 12).squareRoot()
+    }
+
+    /// The depth errors of ``depthErrors(_:grid:only:)`` divided by the profile's σ at that
+    /// depth with its quantisation (``quantisedSigma(_:step:)``), or undivided when the profile
+    /// has neither.
+    static func normalisedResiduals(_ frame: SyntheticFrame, profile: SimulatedSensor) -> [Double] {
+        depthErrors(frame, grid: profile.grid).map { error, depth in
+            let sigma = quantisedSigma(profile.depthSigma(atDepth: depth), step: profile.depthStep)
+            return Double(error) / Double(sigma > 0 ? sigma : 1)
+        }
     }
 
     /// The normalised residuals of `profile`'s frames of `seeds` (see
