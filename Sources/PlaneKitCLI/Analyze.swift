@@ -81,7 +81,9 @@ struct Analyze: ParsableCommand {
         var progress = ProgressBar(total: files.count, label: "analyze")
         for (index, file) in files.enumerated() {
             do {
-                let report = try analyze(file, outputs: templates)
+                var outputFailed = false
+                let report = try analyze(file, outputs: templates, outputFailed: &outputFailed)
+                if outputFailed { failures += 1 }
                 if json {
                     reports.append(report)
                 } else {
@@ -107,25 +109,59 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    private func analyze(_ file: String, outputs: OutputTemplates) throws -> AnalysisReport {
+    /// Reads and analyses one file and writes its outputs. An output that cannot be written, or
+    /// does not apply to this input, is one warning and sets `outputFailed`; the planes are
+    /// still returned for printing.
+    private func analyze(_ file: String, outputs: OutputTemplates, outputFailed: inout Bool) throws -> AnalysisReport {
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
         let start = ContinuousClock.now
         let result = try sensor.finder(up: upDirection).detect(in: cloud)
         let elapsed = ContinuousClock.now - start
+        if up == nil, cloud.sensorPose == .identity, let tilted = TiltedCameraHint.tiltedPlane(in: result, up: upDirection) {
+            Diagnostics.warn(CFormat.string(
+                "hint: \(file): no plane is horizontal under the default up (camera −Y), but plane \(tilted.plane.label) is %.0f° from it: "
+                    + "the camera is probably tilted; pass its up direction (e.g. --up %.3f,%.3f,%.3f from that plane) or a pose",
+                Double(tilted.angle * 180 / .pi), Double(tilted.suggestedUp.x), Double(tilted.suggestedUp.y), Double(tilted.suggestedUp.z)))
+        }
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         if let path = outputs.labels(for: name) {
-            try PGMWriter.write(try GrayImage(width: result.width, height: result.height, bitDepth: 16, samples: result.labels), to: path)
+            outputFailed = !OutputFile.write(path) {
+                try PGMWriter.write(try GrayImage(width: result.width, height: result.height, bitDepth: 16, samples: result.labels), to: path)
+            } || outputFailed
         }
         if let path = outputs.png(for: name) {
-            guard cloud.isOrganized else {
-                throw ValidationError("\(file): --png needs an organized cloud or depth image; this one has no image layout")
+            if cloud.isOrganized {
+                outputFailed = !OutputFile.write(path) {
+                    try PNGWriter.write(try SegmentationPicture(cloud: cloud, result: result).image(), to: path)
+                } || outputFailed
+            } else {
+                Diagnostics.warn("\(file): --png does not apply to a cloud with no image layout; \(path) not written")
             }
-            try PNGWriter.write(try SegmentationPicture(cloud: cloud, result: result).image(), to: path)
         }
         if let path = outputs.ply(for: name) {
-            try PLYWriter.write(SegmentationPicture.colouredCloud(cloud, result: result), to: path)
+            outputFailed = !OutputFile.write(path) {
+                try PLYWriter.write(SegmentationPicture.colouredCloud(cloud, result: result), to: path)
+            } || outputFailed
         }
         return AnalysisReport(file: file, cloud: cloud, result: result, up: upDirection, elapsed: elapsed)
+    }
+}
+
+/// Writing one output file of a command.
+enum OutputFile {
+    /// Runs `body`, which writes `path`; a failure is one warning naming the path and the reason
+    /// (never a raw error dump) and returns `false`.
+    static func write(_ path: String, _ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch let error as InputError {
+            // Its description already names the path.
+            Diagnostics.warn(error.source == path ? error.description : "cannot write \(path): \(error.problem)")
+        } catch {
+            Diagnostics.warn("cannot write \(path): \(error)")
+        }
+        return false
     }
 }

@@ -100,8 +100,12 @@ struct Raycast: ParsableCommand {
         var queries: [RaycastQueryReport] = []
         if !pixels.isEmpty {
             guard cloud.isOrganized else { throw ValidationError("\(file): --pixel needs an organized cloud or depth image") }
-            let camera = PinholeCamera(intrinsics: cloud.intrinsics ?? .kinect(width: cloud.width, height: cloud.height))
+            let camera = PinholeCamera(intrinsics: try pixelIntrinsics(of: cloud))
             for p in pixels {
+                guard p.x >= -0.5, p.y >= -0.5, p.x < Float(cloud.width) - 0.5, p.y < Float(cloud.height) - 0.5 else {
+                    Diagnostics.warn(CFormat.string("--pixel %g,%g is outside the image of \(file), which is \(cloud.width)×\(cloud.height) (u from 0 to \(cloud.width - 1), v from 0 to \(cloud.height - 1))", Double(p.x), Double(p.y)))
+                    throw ExitCode(1)
+                }
                 guard let ray = HitTester.ray(throughPixel: p, camera: camera) else { continue }
                 queries.append(answer(ray, pixel: p, tester: tester, targets: targets, allowed: allowed))
             }
@@ -112,6 +116,14 @@ struct Raycast: ParsableCommand {
         }
         let report = RaycastReport(file: file, planes: result.planes.count, up: upDirection, queries: queries)
         print(json ? try JSONOutput.string(report) : report.table)
+    }
+
+    /// The camera behind an organized cloud's pixels: its own (a depth image's, `--intrinsics`
+    /// for any organized file), else fitted to its points (an organized PCD from a depth camera),
+    /// so a pixel's ray passes through the cloud's point at that pixel.
+    private func pixelIntrinsics(of cloud: PointCloud) throws -> PinholeIntrinsics {
+        if let own = cloud.intrinsics ?? cloud.estimatedIntrinsics() { return own }
+        throw ValidationError("\(file): cannot fit camera intrinsics to its points for --pixel; pass --intrinsics fx,fy,cx,cy")
     }
 
     private func answer(_ ray: Ray, pixel: SIMD2<Float>?, tester: HitTester, targets: HitTestTargets,

@@ -101,10 +101,20 @@ struct Stream: ParsableCommand {
         BufferHeap.keepFreedBuffers()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
-        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
-                                  options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
-                                                 sensor: sensor.sensor, initialMap: try space?.initialMap ?? maps.initialMap(),
-                                                 saveMapPath: maps.saveMap),
+        var source = FileDescriptorSource()
+        var options = StreamRunner<FileDescriptorSource, FileDescriptorSink>.Options(
+            strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth, sensor: sensor.sensor,
+            initialMap: try space?.initialMap ?? maps.initialMap(), saveMapPath: maps.saveMap)
+        options.refusesForeignInput = true
+        // Ctrl-C must not lose a long walk's map: the frame in hand is finished, the map written,
+        // then the exit status is an interrupt's. (A shared space handles SIGINT itself.)
+        let savesOnInterrupt = maps.saveMap != nil && space == nil
+        if savesOnInterrupt {
+            Interrupt.catchFirst()
+            source.endsOnInterrupt = { Interrupt.requested }
+            options.shouldStop = { Interrupt.requested }
+        }
+        var runner = StreamRunner(source: source, sink: FileDescriptorSink(pipeSize: nil), options: options,
                                   warn: { Diagnostics.warn($0) })
         runner.observer = liveView?.observer
         runner.link = space?.link
@@ -116,7 +126,7 @@ struct Stream: ParsableCommand {
             if stats { Diagnostics.warn("stream: \(runner.latencies.summary)") }
             switch error {
             case .badRecord: throw ExitCode(2)
-            case .output(let message):
+            case .output(let message), .notAStream(let message):
                 Diagnostics.warn(message)
                 throw ExitCode(1)
             }
@@ -124,6 +134,14 @@ struct Stream: ParsableCommand {
         if stats {
             Diagnostics.warn("stream: \(runner.latencies.summary)")
             if let liveView { Diagnostics.warn("stream: \(liveView.costSummary(frames: runner.latencies.count))") }
+        }
+        if savesOnInterrupt, Interrupt.requested, let path = maps.saveMap {
+            Diagnostics.warn("interrupted: finished the record in hand and saved the world map to \(path)")
+            throw ExitCode(Interrupt.exitStatus)
+        }
+        if runner.errorCount > 0, runner.goodRecordCount == 0 {
+            Diagnostics.warn("no record of the input was good (\(runner.errorCount) bad); see docs/stream-format.md, or make a stream with `planekit encode`")
+            throw ExitCode(1)
         }
     }
 }
