@@ -27,8 +27,10 @@ struct AnalysisReport: Encodable {
     let planes: [DetectedPlane]
     /// The organized detector's noise model and scale for this cloud (`nil` for an unorganized one).
     let sensor: SensorSettings?
+    /// With `--indices`: plane k's inlier indices (row-major, the points labelled k) at `k − 1`.
+    let indices: [[Int]]?
 
-    init(file: String, cloud: PointCloud, result: PlaneDetectionResult, up: SIMD3<Float>, elapsed: Duration) {
+    init(file: String, cloud: PointCloud, result: PlaneDetectionResult, up: SIMD3<Float>, elapsed: Duration, withIndices: Bool = false) {
         self.file = file
         width = cloud.width
         height = cloud.height
@@ -38,6 +40,47 @@ struct AnalysisReport: Encodable {
         milliseconds = elapsed.milliseconds
         planes = result.planes
         sensor = result.sensorSettings
+        indices = withIndices ? AnalysisReport.inlierIndices(labels: result.labels, planes: result.planes.count) : nil
+    }
+
+    /// The indices of the points labelled k, for k = 1 … `planes`, in row-major order.
+    static func inlierIndices(labels: ContiguousArray<UInt16>, planes: Int) -> [[Int]] {
+        var lists = [[Int]](repeating: [], count: planes)
+        for (index, label) in labels.enumerated() where label > 0 && Int(label) <= planes {
+            lists[Int(label) - 1].append(index)
+        }
+        return lists
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case file, width, height, organized, validPoints, up, milliseconds, planes, sensor
+    }
+
+    private enum IndexKey: String, CodingKey { case indices }
+
+    /// Each plane as ``DetectedPlane`` encodes it, with `"indices"` added inside it when asked for.
+    private struct PlaneEntry: Encodable {
+        let plane: DetectedPlane
+        let indices: [Int]?
+
+        func encode(to encoder: any Encoder) throws {
+            try plane.encode(to: encoder)
+            var container = encoder.container(keyedBy: IndexKey.self)
+            try container.encodeIfPresent(indices, forKey: .indices)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(organized, forKey: .organized)
+        try container.encode(validPoints, forKey: .validPoints)
+        try container.encode(up, forKey: .up)
+        try container.encode(milliseconds, forKey: .milliseconds)
+        try container.encode(planes.enumerated().map { PlaneEntry(plane: $1, indices: indices?[$0]) }, forKey: .planes)
+        try container.encodeIfPresent(sensor, forKey: .sensor)
     }
 }
 

@@ -60,8 +60,23 @@ struct Analyze: ParsableCommand {
     @Option(name: .customLong("png"), help: ArgumentHelp("Write a coloured picture of the segmentation.", valueName: "OUT.png"))
     var pngPath: String?
 
-    @Option(name: .customLong("ply"), help: ArgumentHelp("Write the cloud coloured by plane as binary PLY.", valueName: "OUT.ply"))
+    @Option(name: .customLong("ply"), help: ArgumentHelp(
+        "Write the cloud coloured by plane as binary PLY, with each point's plane as a uint 'label' property (0 = none).",
+        valueName: "OUT.ply"))
     var plyPath: String?
+
+    @Option(name: .customLong("pcd"), help: ArgumentHelp(
+        "Write the cloud with each point's plane as PCD in PCL's PointXYZL layout (x y z label; 0 = none), image layout kept.",
+        valueName: "OUT.pcd"))
+    var pcdPath: String?
+
+    @Option(name: .customLong("mesh"), help: ArgumentHelp(
+        "Write the planes as a triangle mesh, each boundary polygon triangulated in its plane's colour: PLY, or OBJ for a .obj path.",
+        valueName: "OUT.ply|OUT.obj"))
+    var meshPath: String?
+
+    @Flag(help: "With --json: give each plane its inlier indices (row-major pixel or point indices, as in the label image).")
+    var indices = false
 
     @Option(help: ArgumentHelp("The up direction (against gravity) in the cloud's coordinates.", valueName: "x,y,z"))
     var up: VectorArgument?
@@ -70,10 +85,13 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var tuning: DetectionTuningOptions
+
     mutating func run() throws {
         // Even one file frees buffers that a later step of the same file can reuse.
         BufferHeap.backWithHugePages()
-        let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, inputCount: files.count)
+        let templates = OutputTemplates(labels: labelsPath, png: pngPath, ply: plyPath, mesh: meshPath, pcd: pcdPath,
+                                        inputCount: files.count)
         var reports: [AnalysisReport] = []
         var failures = 0
         // One file needs no bar; for a batch, the bar is cleared before anything else is printed
@@ -116,7 +134,9 @@ struct Analyze: ParsableCommand {
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
         let start = ContinuousClock.now
-        let result = try sensor.finder(up: upDirection).detect(in: cloud)
+        var finder = sensor.finder(up: upDirection)
+        try tuning.apply(to: &finder)
+        let result = try finder.detect(in: cloud)
         let elapsed = ContinuousClock.now - start
         if up == nil, cloud.sensorPose == .identity, let tilted = TiltedCameraHint.tiltedPlane(in: result, up: upDirection) {
             Diagnostics.warn(CFormat.string(
@@ -141,10 +161,16 @@ struct Analyze: ParsableCommand {
         }
         if let path = outputs.ply(for: name) {
             outputFailed = !OutputFile.write(path) {
-                try PLYWriter.write(SegmentationPicture.colouredCloud(cloud, result: result), to: path)
+                try PLYWriter.write(SegmentationPicture.colouredCloud(cloud, result: result), labels: result.labels, to: path)
             } || outputFailed
         }
-        return AnalysisReport(file: file, cloud: cloud, result: result, up: upDirection, elapsed: elapsed)
+        if let path = outputs.pcd(for: name) {
+            outputFailed = !OutputFile.write(path) { try PCDWriter.write(cloud, labels: result.labels, to: path) } || outputFailed
+        }
+        if let path = outputs.mesh(for: name) {
+            outputFailed = !OutputFile.write(path) { try PlaneMesh(planes: result.planes).write(to: path) } || outputFailed
+        }
+        return AnalysisReport(file: file, cloud: cloud, result: result, up: upDirection, elapsed: elapsed, withIndices: indices)
     }
 }
 

@@ -70,6 +70,8 @@ struct Raycast: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var tuning: DetectionTuningOptions
+
     mutating func run() throws {
         let targets = try Raycast.targets(target)
         guard let allowed = PlaneAlignment(rawValue: alignment) else {
@@ -94,7 +96,9 @@ struct Raycast: ParsableCommand {
 
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
-        let result = try sensor.finder(up: upDirection).detect(in: cloud)
+        var finder = sensor.finder(up: upDirection)
+        try tuning.apply(to: &finder)
+        let result = try finder.detect(in: cloud)
         let tester = HitTester(planes: HitTestPlane.from(result.planes), points: MeasuredPoints(cloud: cloud), up: upDirection)
 
         var queries: [RaycastQueryReport] = []

@@ -80,6 +80,8 @@ struct Stream: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var tuning: DetectionTuningOptions
+
     @OptionGroup var share: ShareOptions
 
     func validate() throws {
@@ -106,6 +108,7 @@ struct Stream: ParsableCommand {
             strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth, sensor: sensor.sensor,
             initialMap: try space?.initialMap ?? maps.initialMap(), saveMapPath: maps.saveMap)
         options.refusesForeignInput = true
+        options.detectionOverrides = try tuning.overrides(areaAllowed: false)
         // Ctrl-C must not lose a long walk's map: the frame in hand is finished, the map written,
         // then the exit status is an interrupt's. (A shared space handles SIGINT itself.)
         let savesOnInterrupt = maps.saveMap != nil && space == nil

@@ -78,6 +78,8 @@ public struct OrganizedPlaneDetector: Sendable {
         public var outlineGridSide: Int = 100
         /// How planes are classified.
         public var classifier = PlaneClassifier()
+        /// Tuning asked for by hand, applied over the sensor's settings (``DetectionOverrides``).
+        public var overrides = DetectionOverrides()
 
         /// The defaults.
         public init() {}
@@ -171,6 +173,7 @@ public struct OrganizedPlaneDetector: Sendable {
             case .kinect, .realsense, .tof, .scanner:
                 resolved = c.applying(c.sensor.settings!)
             }
+            c.overrides.apply(to: &resolved)
             return detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics,
                           configuration: resolved)
         }

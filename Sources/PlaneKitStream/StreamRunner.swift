@@ -34,6 +34,8 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         /// input does not start like a record stream at all (a PCD, a PNG, binary data), instead
         /// of reporting each of its lines as a bad record.
         public var refusesForeignInput = false
+        /// Tuning by hand over the sensor's settings (a minimum area does not apply here).
+        public var detectionOverrides = DetectionOverrides()
 
         /// Options with everything off by default.
         public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil,
@@ -99,6 +101,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         self.warn = warn
         var configuration = Session.Configuration()
         configuration.detector.sensor = options.sensor
+        configuration.detector.overrides = options.detectionOverrides
         processor = StreamProcessor(configuration: configuration, defaultMaxDepth: options.maxDepth)
         events.reserveCapacity(64)
     }
