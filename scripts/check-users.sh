@@ -99,6 +99,156 @@ if [[ -f $data/pcl/sac_plane_test.pcd && -f .build/release/libPlaneKitPCLBridge.
     grep -q '^  1 ' "$OUT/u.txt" && [[ -s "$OUT/u.ply" ]] || fail "--png on an unorganized cloud dropped the table or the other outputs"
 fi
 
+# 7. Units: the laser scan in centimetres prints metres with --units cm; with its up (+Y) the
+# plane above the scanner is the ceiling.
+scan=$data/andreashaus/scan000.pcd
+if [[ -f "$scan" ]]; then
+    "$PLANEKIT" analyze --units cm --up 0,1,0 "$scan" > "$OUT/scan.txt" 2> "$OUT/scan.err" || fail "analyze --units cm of $scan failed: $(head -c 300 "$OUT/scan.err")"
+    python3 - "$OUT/scan.txt" <<'PY' || fail "analyze --units cm of the scan does not print metres: $(head -n 4 "$OUT/scan.txt")"
+import re, sys
+rows = [l for l in open(sys.argv[1]) if re.match(r'^ +\d+ ', l)]
+offsets = [float(re.findall(r'([-\d.]+)m ', l)[0]) for l in rows]
+assert rows and max(offsets) < 20, offsets
+assert any(' ceiling ' in l and 'horizontal' in l for l in rows[:3])
+PY
+    status=0
+    "$PLANEKIT" analyze --units inch "$scan" > /dev/null 2> "$OUT/units.err" || status=$?
+    [[ $status != 0 ]] && grep -q -- '--units must be m, cm, mm' "$OUT/units.err" || fail "a bad --units was not refused clearly: $(head -c 300 "$OUT/units.err")"
+fi
+
+# 8. A tilted camera without a pose: one hint naming --up when no plane is horizontal under the
+# default up but a large plane is 20° off; none once --up is given.
+python3 scripts/tilted_cloud.py "$OUT/tilted.pcd"
+"$PLANEKIT" analyze "$OUT/tilted.pcd" > "$OUT/tilted.txt" 2> "$OUT/tilted.err"
+[[ $(grep -c 'hint: .*--up' "$OUT/tilted.err") == 1 ]] || fail "a tilted camera without a pose gave no --up hint: $(head -c 300 "$OUT/tilted.err")"
+up=$(sed -n 's/.*e\.g\. --up \([-0-9.,]*\) .*/\1/p' "$OUT/tilted.err")
+"$PLANEKIT" analyze --up "$up" "$OUT/tilted.pcd" > "$OUT/tilted-up.txt" 2> "$OUT/tilted-up.err"
+grep -q ' floor ' "$OUT/tilted-up.txt" && [[ ! -s "$OUT/tilted-up.err" ]] || fail "the suggested --up $up did not give a floor without a hint"
+
+# 9. Plane outputs: the mesh (PLY and OBJ) has one part per plane; the labelled PLY and the
+# PointXYZL PCD carry the label image; --indices select exactly the labelled pixels.
+"$PLANEKIT" analyze --json --indices --labels "$OUT/room-labels.pgm" --mesh "$OUT/mesh.ply" --ply "$OUT/labelled.ply" \
+    --pcd "$OUT/labelled.pcd" samples/room-depth.png > "$OUT/room.json"
+"$PLANEKIT" analyze --mesh "$OUT/mesh.obj" samples/room-depth.png > /dev/null
+python3 - "$OUT" <<'PY' || fail "the plane outputs do not round-trip (mesh parts, labels, --indices)"
+import json, struct, sys
+out = sys.argv[1]
+report = json.load(open(out + '/room.json'))[0]
+planes = report['planes']
+assert len(planes) >= 5
+pgm = open(out + '/room-labels.pgm', 'rb').read().split(b'\n', 3)
+width, height = map(int, pgm[1].split())
+labels = struct.unpack('>%dH' % (width * height), pgm[3][:2 * width * height])
+# --indices: exactly the pixels labelled k, row-major.
+for k, plane in enumerate(planes, 1):
+    assert plane['indices'] == [i for i, l in enumerate(labels) if l == k], f'plane {k} indices'
+    assert len(plane['indices']) == plane['pointCount']
+# The PLY mesh: one label per part, every plane present, faces within one part.
+text = open(out + '/mesh.ply').read().split('end_header\n')
+head, body = text[0], text[1].splitlines()
+nv = int(head.split('element vertex ')[1].split()[0]); nf = int(head.split('element face ')[1].split()[0])
+vlabel = [int(l.split()[6]) for l in body[:nv]]
+assert sorted(set(vlabel)) == list(range(1, len(planes) + 1)), sorted(set(vlabel))
+for line in body[nv:nv + nf]:
+    n, *idx = map(int, line.split())
+    assert n == 3 and len({vlabel[i] for i in idx}) == 1
+# The OBJ mesh: one object per plane.
+objects = [l.split()[1] for l in open(out + '/mesh.obj') if l.startswith('o ')]
+assert objects == ['plane-%d' % k for k in range(1, len(planes) + 1)], objects
+# The PointXYZL PCD: the label image, point by point.
+pcd = open(out + '/labelled.pcd', 'rb').read()
+head, body = pcd.split(b'DATA binary\n', 1)
+assert b'FIELDS x y z label\n' in head and b'TYPE F F F U\n' in head
+assert [struct.unpack_from('<I', body, 16 * i + 12)[0] for i in range(width * height)] == list(labels)
+# The labelled PLY: a uint label per finite point, counts as the table's.
+ply = open(out + '/labelled.ply', 'rb').read()
+head, body = ply.split(b'end_header\n', 1)
+assert b'property uint label\n' in head
+n = int(head.split(b'element vertex ')[1].split()[0])
+counts = {}
+for i in range(n):
+    l = struct.unpack_from('<I', body, 19 * i + 15)[0]
+    counts[l] = counts.get(l, 0) + 1
+assert all(counts.get(k) == p['pointCount'] for k, p in enumerate(planes, 1)), counts
+PY
+"$PLANEKIT" analyze "$OUT/labelled.pcd" > /dev/null 2>&1 || fail "PlaneKit cannot read back its own PointXYZL PCD"
+
+# 10. Tuning over --sensor: a minimum plane in points or m², a distance in metres, a merge angle.
+"$PLANEKIT" analyze --min-plane 40000 --json samples/room-depth.png > "$OUT/min.json" 2> "$OUT/tune.err" || fail "--min-plane 40000 refused: $(head -c 300 "$OUT/tune.err")"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[0]['planes']; sys.exit(0 if p and min(x['pointCount'] for x in p) >= 40000 else 1)" "$OUT/min.json" ||
+    fail "--min-plane 40000 kept a smaller plane"
+"$PLANEKIT" analyze --min-plane 0.5m2 --json samples/room-depth.png > "$OUT/area.json" || fail "--min-plane 0.5m2 refused"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[0]['planes']; sys.exit(0 if p and min(x['area'] for x in p) >= 0.5 and [x['label'] for x in p] == list(range(1, len(p)+1)) else 1)" "$OUT/area.json" ||
+    fail "--min-plane 0.5m2 kept a smaller plane or left gaps in the labels"
+"$PLANEKIT" analyze --distance-threshold 0.01m --merge-angle 10 samples/room-depth.png > "$OUT/dist.txt" || fail "--distance-threshold 0.01m --merge-angle 10 refused"
+grep -q 'noise 0.0033;' "$OUT/dist.txt" || fail "--distance-threshold 0.01m did not set a constant noise of 0.01/3 m: $(head -n 1 "$OUT/dist.txt")"
+for bad in "--merge-angle 100" "--distance-threshold 2cm" "--min-plane 2"; do
+    status=0
+    # shellcheck disable=SC2086
+    "$PLANEKIT" analyze $bad samples/room-depth.png > /dev/null 2> "$OUT/bad.err" || status=$?
+    [[ $status != 0 ]] && grep -q -- "${bad%% *} must be" "$OUT/bad.err" || fail "analyze $bad was not refused clearly: $(head -c 300 "$OUT/bad.err")"
+done
+planes_default=$("$PLANEKIT" stream < "$OUT/walk.stream" | grep -c '"event":"planeAdded"' || true)
+planes_tuned=$("$PLANEKIT" stream --min-plane 120000 < "$OUT/walk.stream" | grep -c '"event":"planeAdded"' || true)
+((planes_tuned < planes_default)) || fail "stream --min-plane 120000 added $planes_tuned planes, the default $planes_default"
+
+# 11. encode --sequence: a generated walk rewritten as a 7-Scenes sequence (with its
+# camera-intrinsics.txt) and as a TUM folder streams to the events of the walk's own files and
+# poses; the real 7-Scenes frames stream with their poses.
+"$PLANEKIT" synth --seed 4 --frames 45 --depth-dir "$OUT/swalk" > /dev/null
+python3 scripts/walk_layouts.py "$OUT/swalk" "$OUT/seven" "$OUT/tum" --camera-matrix
+ls "$OUT"/swalk/*.png | "$PLANEKIT" encode | "$PLANEKIT" stream > "$OUT/files.ndjson"
+"$PLANEKIT" encode --sequence "$OUT/seven" | "$PLANEKIT" stream > "$OUT/seven.ndjson" 2> "$OUT/seven.err" || fail "encode --sequence (7-Scenes) | stream failed: $(head -c 300 "$OUT/seven.err")"
+"$PLANEKIT" encode --sequence "$OUT/tum" --intrinsics 525,525,319.5,239.5 --depth-scale 0.001 | "$PLANEKIT" stream > "$OUT/tum.ndjson" 2> "$OUT/tum.err" ||
+    fail "encode --sequence (TUM) | stream failed: $(head -c 300 "$OUT/tum.err")"
+python3 - "$OUT" <<'PY' || fail "encode --sequence does not stream to the events of the walk's own files and poses"
+import json, sys
+out = sys.argv[1]
+def events(name): return [json.loads(l) for l in open('%s/%s.ndjson' % (out, name))]
+files, seven, tum = events('files'), events('seven'), events('tum')
+assert len([e for e in files if e['event'] == 'camera']) == 45
+assert seven == files, 'the 7-Scenes layout streams to other events'
+# TUM poses go through a quaternion: the same frames and poses within 1e-5.
+cams = lambda es: [e for e in es if e['event'] == 'camera']
+assert len(cams(tum)) == 45
+for a, b in zip(cams(tum), cams(files)):
+    assert abs(a['timestamp'] - b['timestamp']) < 1e-5
+    assert max(abs(p - q) for p, q in zip(a['transform']['columnMajor'], b['transform']['columnMajor'])) < 1e-5
+PY
+kitchen=$data/7scenes-redkitchen-dev
+if [[ -d "$kitchen" ]]; then
+    "$PLANEKIT" encode --sequence "$kitchen" | "$PLANEKIT" stream > "$OUT/kitchen.ndjson" 2> "$OUT/kitchen.err" || fail "encode --sequence $kitchen | stream failed: $(head -c 300 "$OUT/kitchen.err")"
+    python3 - "$OUT/kitchen.ndjson" "$kitchen" <<'PY' || fail "the 7-Scenes frames do not stream with their poses"
+import json, os, sys
+cams = [e for e in map(json.loads, open(sys.argv[1])) if e['event'] == 'camera']
+frames = sorted(n for n in os.listdir(sys.argv[2]) if n.endswith('.depth.png'))
+assert len(cams) == len(frames) == 500, (len(cams), len(frames))
+for k in (0, 250, 499):
+    rows = [float(v) for v in open(os.path.join(sys.argv[2], frames[k].replace('.depth.png', '.pose.txt'))).read().split()]
+    expected = [rows[(i % 4) * 4 + i // 4] for i in range(16)]
+    assert max(abs(a - b) for a, b in zip(cams[k]['transform']['columnMajor'], expected)) < 1e-4, k
+    assert abs(cams[k]['timestamp'] - k / 30) < 1e-9
+PY
+fi
+
+# 12. Big-endian binary PLY reads as its little-endian twin (through PCL for unorganized clouds).
+python3 - "$OUT" <<'PY'
+import random, struct, sys
+random.seed(3)
+pts = [(random.uniform(-1, 1), random.uniform(-1, 1), 2 + random.gauss(0, 0.002)) for _ in range(3000)]
+pts += [(random.uniform(-1, 1), 1 + random.gauss(0, 0.002), random.uniform(1, 3)) for _ in range(3000)]
+for order, name in (('<', 'little'), ('>', 'big')):
+    with open('%s/%s.ply' % (sys.argv[1], name), 'wb') as f:
+        f.write(('ply\nformat binary_%s_endian 1.0\nelement vertex %d\nproperty float x\nproperty float y\nproperty double z\nend_header\n' % (name, len(pts))).encode())
+        for x, y, z in pts: f.write(struct.pack(order + 'ffd', x, y, z))
+PY
+if [[ -f .build/release/libPlaneKitPCLBridge.so ]]; then
+    "$PLANEKIT" analyze "$OUT/little.ply" 2>&1 | tail -n +2 > "$OUT/little.txt"
+    "$PLANEKIT" analyze "$OUT/big.ply" > "$OUT/big-full.txt" 2> "$OUT/big.err" || fail "big-endian PLY refused: $(head -c 300 "$OUT/big.err")"
+    tail -n +2 "$OUT/big-full.txt" > "$OUT/big.txt"
+    grep -q '^  2 ' "$OUT/big.txt" && cmp -s "$OUT/little.txt" "$OUT/big.txt" || fail "big-endian PLY does not read as its little-endian twin"
+fi
+
 if ((failures > 0)); then
     echo "check-users: $failures check(s) failed" >&2
     exit 1

@@ -23,12 +23,14 @@ struct AnalysisReport: Encodable {
     let up: SIMD3<Float>
     /// Detection time in milliseconds (reading excluded).
     let milliseconds: Double
-    /// The planes, largest first; plane k has label k in the label image.
-    let planes: [DetectedPlane]
+    /// The planes, largest first (plane k has label k in the label image), each with its
+    /// inlier indices when `--indices` asked for them; printed as `"planes"`.
+    let planeEntries: [PlaneEntry]
     /// The organized detector's noise model and scale for this cloud (`nil` for an unorganized one).
     let sensor: SensorSettings?
-    /// With `--indices`: plane k's inlier indices (row-major, the points labelled k) at `k − 1`.
-    let indices: [[Int]]?
+
+    /// The planes, largest first; plane k has label k in the label image.
+    var planes: [DetectedPlane] { planeEntries.map(\.plane) }
 
     init(file: String, cloud: PointCloud, result: PlaneDetectionResult, up: SIMD3<Float>, elapsed: Duration, withIndices: Bool = false) {
         self.file = file
@@ -38,9 +40,9 @@ struct AnalysisReport: Encodable {
         validPoints = result.validPointCount
         self.up = up
         milliseconds = elapsed.milliseconds
-        planes = result.planes
+        let indices = withIndices ? AnalysisReport.inlierIndices(labels: result.labels, planes: result.planes.count) : nil
+        planeEntries = result.planes.enumerated().map { PlaneEntry(plane: $1, indices: indices?[$0]) }
         sensor = result.sensorSettings
-        indices = withIndices ? AnalysisReport.inlierIndices(labels: result.labels, planes: result.planes.count) : nil
     }
 
     /// The indices of the points labelled k, for k = 1 … `planes`, in row-major order.
@@ -53,34 +55,22 @@ struct AnalysisReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, width, height, organized, validPoints, up, milliseconds, planes, sensor
+        case file, width, height, organized, validPoints, up, milliseconds, planeEntries = "planes", sensor
     }
 
-    private enum IndexKey: String, CodingKey { case indices }
-
-    /// Each plane as ``DetectedPlane`` encodes it, with `"indices"` added inside it when asked for.
-    private struct PlaneEntry: Encodable {
+    /// A plane as ``DetectedPlane`` encodes it, with `"indices"` (its inlier indices, row-major)
+    /// added inside it when asked for.
+    struct PlaneEntry: Encodable {
         let plane: DetectedPlane
         let indices: [Int]?
+
+        private enum IndexKey: String, CodingKey { case indices }
 
         func encode(to encoder: any Encoder) throws {
             try plane.encode(to: encoder)
             var container = encoder.container(keyedBy: IndexKey.self)
             try container.encodeIfPresent(indices, forKey: .indices)
         }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-        try container.encode(organized, forKey: .organized)
-        try container.encode(validPoints, forKey: .validPoints)
-        try container.encode(up, forKey: .up)
-        try container.encode(milliseconds, forKey: .milliseconds)
-        try container.encode(planes.enumerated().map { PlaneEntry(plane: $1, indices: indices?[$0]) }, forKey: .planes)
-        try container.encodeIfPresent(sensor, forKey: .sensor)
     }
 }
 

@@ -25,7 +25,24 @@ struct Analyze: ParsableCommand {
             Depth images need intrinsics: --intrinsics, or NAME.xml / NAME.json beside the image \
             (the format of PCL's test data). Up is taken from --up, else from the cloud's pose \
             (PCD VIEWPOINT) when it has one, else it is camera −Y (+Y is down in the PCL/OpenCV \
-            camera frame, so a level camera needs nothing).
+            camera frame, so a level camera needs nothing). Laser scans and registered clouds are \
+            usually Y-up or Z-up: pass --up 0,1,0 or --up 0,0,1. When no up is known and the \
+            frame looks tilted (no plane horizontal, a large one within 30° of it), a hint on \
+            stderr says which --up its floor suggests. Values may start with a minus sign \
+            (--up -0.1,-0.9,-0.4).
+
+            Units: clouds (PCD, PLY, x y z) are read as metres; --units cm, mm or a number of \
+            metres per unit reads scans stored otherwise. Depth images use --depth-scale.
+
+            Tuning: --distance-threshold (σ, or metres with an m), --min-plane (points, or m² \
+            with m2) and --merge-angle (degrees) override what --sensor sets (docs/outputs.md).
+
+            Outputs (docs/outputs.md): --labels (16-bit PGM), --png (organized input only; \
+            otherwise a warning), --ply (coloured, with a uint label per point), --pcd (PCL's \
+            PointXYZL: x y z label, image layout kept), --mesh (each plane's outline \
+            triangulated, a colour per plane; .obj for OBJ, else PLY), and --json --indices (each \
+            plane's inlier indices, row-major). An output that cannot be written is one line \
+            with the path and the reason; the table is still printed and the exit status is 1.
 
             Invalid readings: 16-bit depth samples of 0 and 65535 are "no reading" (65535 is how \
             7-Scenes, TUM and some RealSense modes mark it) and become holes. --max-depth METRES \
@@ -46,6 +63,9 @@ struct Analyze: ParsableCommand {
               planekit analyze --labels out/{name}-labels.pgm --png out/{name}.png ../shared/data/pcl/frame_*.pcd
               planekit analyze --intrinsics 525,525,320,240 --depth-scale 0.001 depth.png
               planekit analyze --intrinsics 525,525,320,240 --max-depth 4 depth.png
+              planekit analyze --units cm --up 0,1,0 ../shared/data/andreashaus/scan000.pcd
+              planekit analyze --mesh planes.obj --pcd labelled.pcd --json --indices samples/room-depth.png
+              planekit analyze --min-plane 0.5m2 --distance-threshold 0.01m --merge-angle 10 samples/room-depth.png
             """)
 
     @Argument(help: "Point-cloud files or depth images.", completion: .file())
@@ -139,10 +159,12 @@ struct Analyze: ParsableCommand {
         let result = try finder.detect(in: cloud)
         let elapsed = ContinuousClock.now - start
         if up == nil, cloud.sensorPose == .identity, let tilted = TiltedCameraHint.tiltedPlane(in: result, up: upDirection) {
+            // Rounded to what is printed, so no component shows as -0.000.
+            let suggested = (tilted.suggestedUp * 1000).rounded(.toNearestOrEven) / 1000 + SIMD3(repeating: 0)
             Diagnostics.warn(CFormat.string(
-                "hint: \(file): no plane is horizontal under the default up (camera −Y), but plane \(tilted.plane.label) is %.0f° from it: "
+                "hint: \(file): no plane is horizontal under the default up (camera −Y), but plane \(tilted.plane.label) is %.0f° from horizontal: "
                     + "the camera is probably tilted; pass its up direction (e.g. --up %.3f,%.3f,%.3f from that plane) or a pose",
-                Double(tilted.angle * 180 / .pi), Double(tilted.suggestedUp.x), Double(tilted.suggestedUp.y), Double(tilted.suggestedUp.z)))
+                Double(tilted.angle * 180 / .pi), Double(suggested.x), Double(suggested.y), Double(suggested.z)))
         }
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         if let path = outputs.labels(for: name) {

@@ -28,12 +28,19 @@ struct Raycast: ParsableCommand {
             (with --drag for infinite planes when dragging).
 
             Depth is read as `analyze` reads it: 16-bit samples of 0 and 65535 are no reading, \
-            and --max-depth METRES drops readings farther than that along the camera's +Z.
+            and --max-depth METRES drops readings farther than that along the camera's +Z. \
+            --units, --up and the tuning options are `analyze`'s.
+
+            Pixels: a depth image's camera is its intrinsics; an organized PCD takes \
+            --intrinsics fx,fy,cx,cy, else its camera is fitted to its own points, so the ray \
+            through a pixel passes through the cloud's point at that pixel. A pixel outside the \
+            image is an error.
 
             Examples:
               planekit raycast --pixel 320,400 ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
               planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json frame.pcd
-              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal room.png
+              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal samples/room-depth.png
+              planekit raycast --origin -0.1,0,0 --direction 0,0.3,1 samples/room-depth.png
             """)
 
     @Argument(help: "A point-cloud file or depth image.", completion: .file())

@@ -25,7 +25,16 @@ struct Stream: ParsableCommand {
             mapping and error.
 
             A bad record gives one error event and one line on stderr naming the record, and \
-            the stream goes on (--strict stops with exit status 2 instead).
+            the stream goes on (--strict stops with exit status 2 instead). An input that is not \
+            a record stream at all (a PCD, a PNG, binary data) is one line saying what it looks \
+            like and to use `planekit encode`, exit status 1; so is a stream in which no record \
+            was good.
+
+            With --save-map, Ctrl-C (SIGINT) finishes the record in hand, writes the map, says \
+            so on stderr and exits 130; a second Ctrl-C ends the process at once.
+
+            --distance-threshold (σ or metres), --min-plane (points) and --merge-angle override \
+            what --sensor sets (docs/outputs.md).
 
             Invalid readings: depth16 samples of 0 and 65535 are "no reading" (65535 is how \
             7-Scenes, TUM and some RealSense modes mark it), as are depth32f values that are 0, \
@@ -54,6 +63,8 @@ struct Stream: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream --stats
               planekit synth --frames 60 --taps 2 | planekit stream | grep '"event":"objectAdded"'
               planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames > events.ndjson
+              planekit synth --frames 300 --taps 2 | planekit stream --save-map room.pkmap > /dev/null
+              planekit encode --sequence ../shared/data/7scenes-redkitchen-dev | planekit stream --min-plane 3000 --stats > kitchen.ndjson
               planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > events.ndjson
               planekit synth --frames 90 --taps 1 | planekit stream --host 9000 --secret 'kitchen table 42'
               planekit synth --frames 90 --taps 1 --world-offset 30,1,0,2 | planekit stream --join 127.0.0.1:9000 --secret 'kitchen table 42'
