@@ -172,6 +172,19 @@ for i in range(n):
 assert all(counts.get(k) == p['pointCount'] for k, p in enumerate(planes, 1)), counts
 PY
 "$PLANEKIT" analyze "$OUT/labelled.pcd" > /dev/null 2>&1 || fail "PlaneKit cannot read back its own PointXYZL PCD"
+# PCL's own readers (the library the bridge uses): the mesh has one part per plane, the
+# PointXYZL cloud as many labelled points as the planes have.
+pcl_include=$(ls -d /usr/include/pcl-1.* 2> /dev/null | tail -n 1 || true)
+if [[ -n "$pcl_include" ]] && command -v g++ > /dev/null &&
+    g++ -O0 -std=c++17 -I"$pcl_include" -I/usr/include/eigen3 scripts/pcl_read_back.cpp -o "$OUT/pcl_read_back" -lpcl_io -lpcl_common 2> "$OUT/gxx.err"; then
+    planes=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))[0]['planes']))" "$OUT/room.json")
+    labelled=$(python3 -c "import json,sys; print(sum(p['pointCount'] for p in json.load(open(sys.argv[1]))[0]['planes']))" "$OUT/room.json")
+    "$OUT/pcl_read_back" mesh "$OUT/mesh.ply" | grep -q " parts $planes\$" || fail "PCL reads the mesh as $("$OUT/pcl_read_back" mesh "$OUT/mesh.ply"), expected $planes parts"
+    "$OUT/pcl_read_back" labels "$OUT/labelled.pcd" | grep -q "^points 307200 labelled $labelled width 640 height 480$" ||
+        fail "PCL reads the PointXYZL cloud as $("$OUT/pcl_read_back" labels "$OUT/labelled.pcd"), expected $labelled labelled"
+else
+    echo "check-users: PCL headers or g++ missing: the PCL read-back is skipped" >&2
+fi
 
 # 10. Tuning over --sensor: a minimum plane in points or m², a distance in metres, a merge angle.
 "$PLANEKIT" analyze --min-plane 40000 --json samples/room-depth.png > "$OUT/min.json" 2> "$OUT/tune.err" || fail "--min-plane 40000 refused: $(head -c 300 "$OUT/tune.err")"
