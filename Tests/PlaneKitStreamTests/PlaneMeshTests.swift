@@ -7,7 +7,7 @@ import Testing
 /// The planes as a mesh (issue #26): one part per plane, read back by PlaneKit's own PLY reader.
 @Suite struct PlaneMeshTests {
     static func plane(_ label: Int, boundary: [SIMD2<Float>], at height: Float) -> DetectedPlane {
-        let transform = Transform(rotation: .identity, translation: SIMD3(0, height, 0))
+        let transform = Transform(rotation: Matrix3.identity, translation: SIMD3(0, height, 0))
         return DetectedPlane(label: label, plane: Plane(unitNormal: SIMD3(0, 1, 0), offset: -height), centroid: transform.translation,
                              transform: transform, extent: PlaneExtent(width: 2, length: 2), boundary: Polygon2D(boundary),
                              pointCount: 100, area: 1, rmsError: 0, alignment: .horizontal, classification: .none)
