@@ -121,6 +121,8 @@ fi
 python3 scripts/tilted_cloud.py "$OUT/tilted.pcd"
 "$PLANEKIT" analyze "$OUT/tilted.pcd" > "$OUT/tilted.txt" 2> "$OUT/tilted.err"
 [[ $(grep -c 'hint: .*--up' "$OUT/tilted.err") == 1 ]] || fail "a tilted camera without a pose gave no --up hint: $(head -c 300 "$OUT/tilted.err")"
+"$PLANEKIT" raycast --pixel 80,100 "$OUT/tilted.pcd" > /dev/null 2> "$OUT/tilted-ray.err"
+[[ $(grep -c 'hint: .*--up' "$OUT/tilted-ray.err") == 1 ]] || fail "raycast on a tilted camera without a pose gave no --up hint"
 up=$(sed -n 's/.*e\.g\. --up \([-0-9.,]*\) .*/\1/p' "$OUT/tilted.err")
 "$PLANEKIT" analyze --up "$up" "$OUT/tilted.pcd" > "$OUT/tilted-up.txt" 2> "$OUT/tilted-up.err"
 grep -q ' floor ' "$OUT/tilted-up.txt" && [[ ! -s "$OUT/tilted-up.err" ]] || fail "the suggested --up $up did not give a floor without a hint"

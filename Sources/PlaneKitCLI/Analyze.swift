@@ -158,14 +158,7 @@ struct Analyze: ParsableCommand {
         try tuning.apply(to: &finder)
         let result = try finder.detect(in: cloud)
         let elapsed = ContinuousClock.now - start
-        if up == nil, cloud.sensorPose == .identity, let tilted = TiltedCameraHint.tiltedPlane(in: result, up: upDirection) {
-            // Rounded to what is printed, so no component shows as -0.000.
-            let suggested = (tilted.suggestedUp * 1000).rounded(.toNearestOrEven) / 1000 + SIMD3(repeating: 0)
-            Diagnostics.warn(CFormat.string(
-                "hint: \(file): no plane is horizontal under the default up (camera −Y), but plane \(tilted.plane.label) is %.0f° from horizontal: "
-                    + "the camera is probably tilted; pass its up direction (e.g. --up %.3f,%.3f,%.3f from that plane) or a pose",
-                Double(tilted.angle * 180 / .pi), Double(suggested.x), Double(suggested.y), Double(suggested.z)))
-        }
+        if up == nil { UpHint.warnIfTilted(file: file, cloud: cloud, result: result, up: upDirection) }
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         if let path = outputs.labels(for: name) {
             outputFailed = !OutputFile.write(path) {

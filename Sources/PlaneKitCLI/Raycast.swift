@@ -106,6 +106,7 @@ struct Raycast: ParsableCommand {
         var finder = sensor.finder(up: upDirection)
         try tuning.apply(to: &finder)
         let result = try finder.detect(in: cloud)
+        if up == nil { UpHint.warnIfTilted(file: file, cloud: cloud, result: result, up: upDirection) }
         let tester = HitTester(planes: HitTestPlane.from(result.planes), points: MeasuredPoints(cloud: cloud), up: upDirection)
 
         var queries: [RaycastQueryReport] = []
