@@ -231,6 +231,11 @@ for a, b in zip(cams(tum), cams(files)):
     assert abs(a['timestamp'] - b['timestamp']) < 1e-5
     assert max(abs(p - q) for p, q in zip(a['transform']['columnMajor'], b['transform']['columnMajor'])) < 1e-5
 PY
+mkdir "$OUT/not-a-walk"
+status=0
+"$PLANEKIT" encode --sequence "$OUT/not-a-walk" > /dev/null 2> "$OUT/not-a-walk.err" || status=$?
+[[ $status == 1 && $(wc -l < "$OUT/not-a-walk.err") == 1 ]] && grep -q 'neither a TUM RGB-D folder' "$OUT/not-a-walk.err" ||
+    fail "encode --sequence of a folder in neither layout should be one line and status 1, got $status: $(head -c 300 "$OUT/not-a-walk.err")"
 kitchen=$data/7scenes-redkitchen-dev
 if [[ -d "$kitchen" ]]; then
     "$PLANEKIT" encode --sequence "$kitchen" | "$PLANEKIT" stream > "$OUT/kitchen.ndjson" 2> "$OUT/kitchen.err" || fail "encode --sequence $kitchen | stream failed: $(head -c 300 "$OUT/kitchen.err")"

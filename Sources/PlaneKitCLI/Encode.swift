@@ -88,9 +88,14 @@ struct Encode: ParsableCommand {
         BufferHeap.backWithHugePages()
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
-        let recorded = try sequence.map {
-            try RecordedSequence(folder: $0, intrinsics: try depthOptions.intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) },
-                                 depthScale: depthOptions.depthScale)
+        let given = try depthOptions.intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) }
+        let recorded: RecordedSequence?
+        do {
+            recorded = try sequence.map { try RecordedSequence(folder: $0, intrinsics: given, depthScale: depthOptions.depthScale) }
+        } catch let error as ValidationError {
+            // A folder that cannot be read as a walk: one line, no usage text (the arguments were fine).
+            Diagnostics.warn(error.message)
+            throw ExitCode(1)
         }
         let paths = recorded?.paths ?? (files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" })
         let sink = try StreamOutput.open(outputPath)
