@@ -68,4 +68,5 @@ swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitDis
 scripts/test-view.sh
 scripts/check-samples.sh
 scripts/check-cli.sh
+scripts/check-users.sh
 scripts/check-sequences.sh

@@ -18,10 +18,31 @@ struct DepthImageOptions: ParsableArguments {
 
     @OptionGroup var range: MaxDepthOption
 
+    @Option(help: ArgumentHelp(
+        "The length unit of point-cloud files (PCD, PLY, x y z): m (default), cm, mm, or metres per unit (e.g. 0.0254).",
+        valueName: "m|cm|mm|scale"))
+    var units: String?
+
+    /// Metres per unit of point-cloud files, from `--units`; `nil` when not given.
+    func unitScale() throws -> Float? {
+        guard let units else { return nil }
+        switch units.lowercased() {
+        case "m": return 1
+        case "cm": return 0.01
+        case "mm": return 0.001
+        default:
+            guard let scale = Float(units), scale > 0, scale.isFinite else {
+                throw ValidationError("--units must be m, cm, mm or a positive number of metres per unit, got '\(units)'")
+            }
+            return scale
+        }
+    }
+
     /// The reader options these flags ask for; the image size is filled in by the reader.
     func readOptions() throws -> ReadOptions {
         try range.validate()
         var options = ReadOptions(depthScale: depthScale, maxDepth: range.maxDepth)
+        options.unitScale = try unitScale()
         if let depthScale, !(depthScale > 0 && depthScale.isFinite) {
             throw ValidationError("--depth-scale must be a positive number, got \(depthScale)")
         }

@@ -26,6 +26,12 @@ struct Encode: ParsableCommand {
             on stderr and is skipped. With no FILE, or with -, paths are read from stdin, one a line. \
             When stdout is a pipe it is grown to 1 MiB, so a frame goes in with one write.
 
+            With --sequence DIR, the frames are a recorded walk with its poses, read as `bench \
+            tracking --sequence` reads it: a 7-Scenes sequence (frame-NNNNNN.depth.png, its \
+            frame-NNNNNN.pose.txt and camera-intrinsics.txt; 30 fps) or a TUM RGB-D folder \
+            (depth.txt, groundtruth.txt associated by timestamp within 20 ms). --intrinsics and \
+            --depth-scale replace the data set's.
+
             Invalid readings: 16-bit samples of 0 and 65535 mean "no reading" (65535 is how \
             7-Scenes, TUM and some RealSense modes mark it); they are written as they are and \
             become holes when the stream is read. --max-depth METRES is written into every \
@@ -36,6 +42,7 @@ struct Encode: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
               ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
               ls walk/*.png | planekit encode | planekit stream    # walk/: synth --depth-dir
+              planekit encode --sequence ../shared/data/7scenes-redkitchen-dev | planekit stream > kitchen.ndjson
             """)
 
     @Argument(help: "Files to encode, in order (none or -: read paths from stdin).")
@@ -53,10 +60,18 @@ struct Encode: ParsableCommand {
     @Option(name: .customLong("output"), help: ArgumentHelp("Write the stream to a file instead of stdout.", valueName: "FILE"))
     var outputPath: String?
 
+    @Option(help: ArgumentHelp(
+        "Encode a recorded walk with its poses instead of FILEs: a 7-Scenes sequence or a TUM RGB-D folder.", valueName: "DIR"),
+            completion: .directory)
+    var sequence: String?
+
     mutating func validate() throws {
         if let fps, !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be a positive number, got \(fps)") }
         _ = try parsedPose()
         _ = try depthOptions.readOptions()
+        if sequence != nil, !files.isEmpty || pose != nil {
+            throw ValidationError("--sequence takes its frames and poses from the folder: give no FILE and no --pose")
+        }
     }
 
     /// The `--pose` transform, nil when not given.
@@ -73,7 +88,16 @@ struct Encode: ParsableCommand {
         BufferHeap.backWithHugePages()
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
-        let paths = files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" }
+        let given = try depthOptions.intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) }
+        let recorded: RecordedSequence?
+        do {
+            recorded = try sequence.map { try RecordedSequence(folder: $0, intrinsics: given, depthScale: depthOptions.depthScale) }
+        } catch let error as ValidationError {
+            // A folder that cannot be read as a walk: one line, no usage text (the arguments were fine).
+            Diagnostics.warn(error.message)
+            throw ExitCode(1)
+        }
+        let paths = recorded?.paths ?? (files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" })
         let sink = try StreamOutput.open(outputPath)
         var writer = StreamRecordWriter(sink: sink)
         var progress = ProgressBar(total: paths.count, label: "encode")
@@ -81,7 +105,11 @@ struct Encode: ParsableCommand {
         for (index, path) in paths.enumerated() {
             progress.update(index)
             do {
-                let frame = try Encode.frame(path: path, options: options, index: written, fps: fps, pose: poseOverride)
+                let frame = if let recorded {
+                    try recorded.streamFrame(index, maxDepth: options.maxDepth, timestamp: fps.map { Double(written) / $0 })
+                } else {
+                    try Encode.frame(path: path, options: options, index: written, fps: fps, pose: poseOverride)
+                }
                 try writer.write(.frame(frame))
                 written += 1
             } catch let error as InputError {

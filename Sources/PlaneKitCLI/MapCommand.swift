@@ -56,7 +56,7 @@ struct MapInfo: ParsableCommand {
         let size: Int
         do {
             map = try WorldMapCoding.read(file)
-            size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            size = try FileBytes.readPrefix(file, maximum: 0).fileSize
         } catch {
             Diagnostics.warn("\(error)")
             throw ExitCode(1)

@@ -7,18 +7,24 @@ struct OutputTemplates {
     let labelsTemplate: String?
     let pngTemplate: String?
     let plyTemplate: String?
+    let meshTemplate: String?
+    let pcdTemplate: String?
     let inputCount: Int
 
-    init(labels: String?, png: String?, ply: String?, inputCount: Int) {
+    init(labels: String?, png: String?, ply: String?, mesh: String? = nil, pcd: String? = nil, inputCount: Int) {
         labelsTemplate = labels
         pngTemplate = png
         plyTemplate = ply
+        meshTemplate = mesh
+        pcdTemplate = pcd
         self.inputCount = inputCount
     }
 
     func labels(for name: String) -> String? { labelsTemplate.map { path($0, name: name) } }
     func png(for name: String) -> String? { pngTemplate.map { path($0, name: name) } }
     func ply(for name: String) -> String? { plyTemplate.map { path($0, name: name) } }
+    func mesh(for name: String) -> String? { meshTemplate.map { path($0, name: name) } }
+    func pcd(for name: String) -> String? { pcdTemplate.map { path($0, name: name) } }
 
     private func path(_ template: String, name: String) -> String {
         if template.contains("{name}") {

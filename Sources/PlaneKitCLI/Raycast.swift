@@ -28,12 +28,19 @@ struct Raycast: ParsableCommand {
             (with --drag for infinite planes when dragging).
 
             Depth is read as `analyze` reads it: 16-bit samples of 0 and 65535 are no reading, \
-            and --max-depth METRES drops readings farther than that along the camera's +Z.
+            and --max-depth METRES drops readings farther than that along the camera's +Z. \
+            --units, --up and the tuning options are `analyze`'s.
+
+            Pixels: a depth image's camera is its intrinsics; an organized PCD takes \
+            --intrinsics fx,fy,cx,cy, else its camera is fitted to its own points, so the ray \
+            through a pixel passes through the cloud's point at that pixel. A pixel outside the \
+            image is an error.
 
             Examples:
               planekit raycast --pixel 320,400 ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
               planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json frame.pcd
-              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal room.png
+              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal samples/room-depth.png
+              planekit raycast --origin -0.1,0,0 --direction 0,0.3,1 samples/room-depth.png
             """)
 
     @Argument(help: "A point-cloud file or depth image.", completion: .file())
@@ -70,6 +77,8 @@ struct Raycast: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var tuning: DetectionTuningOptions
+
     mutating func run() throws {
         let targets = try Raycast.targets(target)
         guard let allowed = PlaneAlignment(rawValue: alignment) else {
@@ -94,14 +103,21 @@ struct Raycast: ParsableCommand {
 
         let cloud = try PointCloudReader.read(path: file, options: try depth.readOptions())
         let upDirection = up?.vector ?? cloud.defaultUp
-        let result = try sensor.finder(up: upDirection).detect(in: cloud)
+        var finder = sensor.finder(up: upDirection)
+        try tuning.apply(to: &finder)
+        let result = try finder.detect(in: cloud)
+        if up == nil { UpHint.warnIfTilted(file: file, cloud: cloud, result: result, up: upDirection) }
         let tester = HitTester(planes: HitTestPlane.from(result.planes), points: MeasuredPoints(cloud: cloud), up: upDirection)
 
         var queries: [RaycastQueryReport] = []
         if !pixels.isEmpty {
             guard cloud.isOrganized else { throw ValidationError("\(file): --pixel needs an organized cloud or depth image") }
-            let camera = PinholeCamera(intrinsics: cloud.intrinsics ?? .kinect(width: cloud.width, height: cloud.height))
+            let camera = PinholeCamera(intrinsics: try pixelIntrinsics(of: cloud))
             for p in pixels {
+                guard p.x >= -0.5, p.y >= -0.5, p.x < Float(cloud.width) - 0.5, p.y < Float(cloud.height) - 0.5 else {
+                    Diagnostics.warn(CFormat.string("--pixel %g,%g is outside the image of \(file), which is \(cloud.width)×\(cloud.height) (u from 0 to \(cloud.width - 1), v from 0 to \(cloud.height - 1))", Double(p.x), Double(p.y)))
+                    throw ExitCode(1)
+                }
                 guard let ray = HitTester.ray(throughPixel: p, camera: camera) else { continue }
                 queries.append(answer(ray, pixel: p, tester: tester, targets: targets, allowed: allowed))
             }
@@ -112,6 +128,14 @@ struct Raycast: ParsableCommand {
         }
         let report = RaycastReport(file: file, planes: result.planes.count, up: upDirection, queries: queries)
         print(json ? try JSONOutput.string(report) : report.table)
+    }
+
+    /// The camera behind an organized cloud's pixels: its own (a depth image's, `--intrinsics`
+    /// for any organized file), else fitted to its points (an organized PCD from a depth camera),
+    /// so a pixel's ray passes through the cloud's point at that pixel.
+    private func pixelIntrinsics(of cloud: PointCloud) throws -> PinholeIntrinsics {
+        if let own = cloud.intrinsics ?? cloud.estimatedIntrinsics() { return own }
+        throw ValidationError("\(file): cannot fit camera intrinsics to its points for --pixel; pass --intrinsics fx,fy,cx,cy")
     }
 
     private func answer(_ ray: Ray, pixel: SIMD2<Float>?, tester: HitTester, targets: HitTestTargets,

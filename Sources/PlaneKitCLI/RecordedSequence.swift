@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitStream
 
 /// A recorded depth walk with reference poses, in the folder layout of a public RGB-D data set,
 /// for the benchmarks (`bench tracking --sequence`, `bench relocalization --sequence`):
@@ -14,7 +15,12 @@ import PlaneKitInput
 ///   intrinsics 585, 585, 320, 240. A frame whose pose file is missing or not a rigid transform
 ///   is left out, with a warning.
 ///
-/// Only the file list and the poses are read up front; ``frame(_:)`` reads one depth image.
+/// A `camera-intrinsics.txt` in the folder (the 3×3 camera matrix, row by row, as 7-Scenes
+/// ships it) replaces the layout's intrinsics. `encode --sequence` writes the same frames as
+/// depth16 records with their poses.
+///
+/// Only the file list and the poses are read up front; ``cloud(_:)`` and ``streamFrame(_:maxDepth:timestamp:)``
+/// read one depth image.
 struct RecordedSequence {
     /// The folder layouts understood.
     enum Layout: String {
@@ -41,6 +47,7 @@ struct RecordedSequence {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw ValidationError("\(folder) is not a folder that can be read")
         }
+        let given = try given ?? Self.cameraMatrix(in: url, names: names)
         if names.contains("depth.txt"), names.contains("groundtruth.txt") {
             layout = .tum
             depthScale = givenScale ?? 0.0002
@@ -75,6 +82,32 @@ struct RecordedSequence {
     /// Frame `index`'s organized cloud (camera coordinates; 0 and 65 535 are holes).
     func cloud(_ index: Int) throws -> PointCloud {
         DepthImage(try DepthImageReader.readRaw(path: paths[index]), scale: depthScale).pointCloud(intrinsics: intrinsics)
+    }
+
+    /// Frame `index` as a stream record: its raw 16-bit samples, the walk's intrinsics and depth
+    /// scale, its reference pose and its time (or `timestamp` when given).
+    func streamFrame(_ index: Int, maxDepth: Float?, timestamp: Double? = nil) throws(InputError) -> StreamFrame {
+        let raw = try DepthImageReader.readRaw(path: paths[index])
+        let k = intrinsics
+        guard let sized = PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: raw.width, height: raw.height) else {
+            throw InputError(source: paths[index], problem: "a \(raw.width)×\(raw.height) image cannot take the walk's intrinsics")
+        }
+        return raw.samples.withUnsafeBufferPointer {
+            StreamFrame.depth16(samples: $0, intrinsics: sized, depthScale: depthScale, maxDepth: maxDepth,
+                                timestamp: timestamp ?? timestamps[index], pose: poses[index])
+        }
+    }
+
+    /// The intrinsics in the folder's `camera-intrinsics.txt` (fx 0 cx / 0 fy cy / 0 0 1), or
+    /// `nil` when it has none; an error when it is there but is not such a matrix.
+    private static func cameraMatrix(in folder: URL, names: [String]) throws -> PinholeIntrinsics? {
+        guard names.contains("camera-intrinsics.txt") else { return nil }
+        let path = folder.appendingPathComponent("camera-intrinsics.txt").path
+        let numbers = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
+        guard numbers.count == 9, let k = PinholeIntrinsics(fx: numbers[0], fy: numbers[4], cx: numbers[2], cy: numbers[5], width: 640, height: 480) else {
+            throw ValidationError("\(path): expected the 3×3 camera matrix fx 0 cx / 0 fy cy / 0 0 1")
+        }
+        return k
     }
 
     private mutating func readTUM(_ folder: URL, limit: Int) throws {

@@ -25,7 +25,16 @@ struct Stream: ParsableCommand {
             mapping and error.
 
             A bad record gives one error event and one line on stderr naming the record, and \
-            the stream goes on (--strict stops with exit status 2 instead).
+            the stream goes on (--strict stops with exit status 2 instead). An input that is not \
+            a record stream at all (a PCD, a PNG, binary data) is one line saying what it looks \
+            like and to use `planekit encode`, exit status 1; so is a stream in which no record \
+            was good.
+
+            With --save-map, Ctrl-C (SIGINT) finishes the record in hand, writes the map, says \
+            so on stderr and exits 130; a second Ctrl-C ends the process at once.
+
+            --distance-threshold (σ or metres), --min-plane (points) and --merge-angle override \
+            what --sensor sets (docs/outputs.md).
 
             Invalid readings: depth16 samples of 0 and 65535 are "no reading" (65535 is how \
             7-Scenes, TUM and some RealSense modes mark it), as are depth32f values that are 0, \
@@ -54,6 +63,8 @@ struct Stream: ParsableCommand {
               planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream --stats
               planekit synth --frames 60 --taps 2 | planekit stream | grep '"event":"objectAdded"'
               planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames > events.ndjson
+              planekit synth --frames 300 --taps 2 | planekit stream --save-map room.pkmap > /dev/null
+              planekit encode --sequence ../shared/data/7scenes-redkitchen-dev | planekit stream --min-plane 3000 --stats > kitchen.ndjson
               planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > events.ndjson
               planekit synth --frames 90 --taps 1 | planekit stream --host 9000 --secret 'kitchen table 42'
               planekit synth --frames 90 --taps 1 --world-offset 30,1,0,2 | planekit stream --join 127.0.0.1:9000 --secret 'kitchen table 42'
@@ -80,6 +91,8 @@ struct Stream: ParsableCommand {
 
     @OptionGroup var sensor: SensorOption
 
+    @OptionGroup var tuning: DetectionTuningOptions
+
     @OptionGroup var share: ShareOptions
 
     func validate() throws {
@@ -101,10 +114,21 @@ struct Stream: ParsableCommand {
         BufferHeap.keepFreedBuffers()
         // Events are short lines gathered into 64 KiB writes: the pipe tuning is for frame
         // payloads, so stdout is written plainly; stdin, full of payloads, has its pipe grown.
-        var runner = StreamRunner(source: FileDescriptorSource(), sink: FileDescriptorSink(pipeSize: nil),
-                                  options: .init(strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth,
-                                                 sensor: sensor.sensor, initialMap: try space?.initialMap ?? maps.initialMap(),
-                                                 saveMapPath: maps.saveMap),
+        var source = FileDescriptorSource()
+        var options = StreamRunner<FileDescriptorSource, FileDescriptorSink>.Options(
+            strict: strict, pictureDirectory: pngDirectory, maxDepth: range.maxDepth, sensor: sensor.sensor,
+            initialMap: try space?.initialMap ?? maps.initialMap(), saveMapPath: maps.saveMap)
+        options.refusesForeignInput = true
+        options.detectionOverrides = try tuning.overrides(areaAllowed: false)
+        // Ctrl-C must not lose a long walk's map: the frame in hand is finished, the map written,
+        // then the exit status is an interrupt's. (A shared space handles SIGINT itself.)
+        let savesOnInterrupt = maps.saveMap != nil && space == nil
+        if savesOnInterrupt {
+            Interrupt.catchFirst()
+            source.endsOnInterrupt = { Interrupt.requested }
+            options.shouldStop = { Interrupt.requested }
+        }
+        var runner = StreamRunner(source: source, sink: FileDescriptorSink(pipeSize: nil), options: options,
                                   warn: { Diagnostics.warn($0) })
         runner.observer = liveView?.observer
         runner.link = space?.link
@@ -116,7 +140,7 @@ struct Stream: ParsableCommand {
             if stats { Diagnostics.warn("stream: \(runner.latencies.summary)") }
             switch error {
             case .badRecord: throw ExitCode(2)
-            case .output(let message):
+            case .output(let message), .notAStream(let message):
                 Diagnostics.warn(message)
                 throw ExitCode(1)
             }
@@ -124,6 +148,14 @@ struct Stream: ParsableCommand {
         if stats {
             Diagnostics.warn("stream: \(runner.latencies.summary)")
             if let liveView { Diagnostics.warn("stream: \(liveView.costSummary(frames: runner.latencies.count))") }
+        }
+        if savesOnInterrupt, Interrupt.requested, let path = maps.saveMap {
+            Diagnostics.warn("interrupted: finished the record in hand and saved the world map to \(path)")
+            throw ExitCode(Interrupt.exitStatus)
+        }
+        if runner.errorCount > 0, runner.goodRecordCount == 0 {
+            Diagnostics.warn("no record of the input was good (\(runner.errorCount) bad); see docs/stream-format.md, or make a stream with `planekit encode`")
+            throw ExitCode(1)
         }
     }
 }

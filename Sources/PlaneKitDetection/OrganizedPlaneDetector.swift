@@ -86,6 +86,8 @@ public struct OrganizedPlaneDetector: Sendable {
         public var outlineGridSide: Int = 100
         /// How planes are classified.
         public var classifier = PlaneClassifier()
+        /// Tuning asked for by hand, applied over the sensor's settings (``DetectionOverrides``).
+        public var overrides = DetectionOverrides()
 
         /// The defaults.
         public init() {}
@@ -196,6 +198,7 @@ public struct OrganizedPlaneDetector: Sendable {
                 resolved = c.applying(c.sensor.settings!)
                 reason = "the \(c.sensor.rawValue) profile"
             }
+            c.overrides.apply(to: &resolved)
             var result = detect(points: points, width: width, height: height, intrinsics: cloud.intrinsics,
                                 configuration: resolved, dequantized: smoothed)
             result.sensorSettings?.reason = reason

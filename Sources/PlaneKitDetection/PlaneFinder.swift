@@ -27,6 +27,15 @@ public struct PlaneFinder: Sendable {
         applyUp()
     }
 
+    /// Tuning asked for by hand over the sensor's settings: handed to the organized detector,
+    /// applied to the unorganized one, and a minimum area filters both's planes.
+    public var overrides = DetectionOverrides() {
+        didSet {
+            organized.configuration.overrides = overrides
+            overrides.apply(to: &unorganized)
+        }
+    }
+
     private mutating func applyUp() {
         organized.configuration.up = up
         unorganized.describer.up = up
@@ -35,10 +44,10 @@ public struct PlaneFinder: Sendable {
     /// The planes of `cloud`, largest first, with one label per point.
     public func detect(in cloud: PointCloud) throws -> PlaneDetectionResult {
         if cloud.isOrganized {
-            return try organized.detect(in: cloud)
+            return overrides.filtered(try organized.detect(in: cloud))
         }
         var result = try unorganized.detect(in: cloud)
         classifier.classify(&result.planes, up: up, sensor: cloud.sensorPose.translation)
-        return result
+        return overrides.filtered(result)
     }
 }

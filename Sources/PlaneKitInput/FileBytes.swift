@@ -96,11 +96,37 @@ package enum FileBytes {
     }
 
     /// Writes `bytes` to `path` atomically (a temporary file renamed into place).
+    /// A failure is one line naming the path and the system's reason ("cannot write: No such
+    /// file or directory").
     package static func write(_ bytes: [UInt8], to path: String) throws(InputError) {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw InputError(source: path, problem: "cannot write: \(error)")
+        func failure(_ code: Int32) -> InputError {
+            InputError(source: path, problem: "cannot write: \(String(cString: strerror(code)))")
+        }
+        let temporary = "\(path).planekit-\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(errno) }
+        var code: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                #else
+                let n = Darwin.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                #endif
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    code = errno
+                    return
+                }
+                done += n
+            }
+        }
+        if close(fd) != 0, code == 0 { code = errno }
+        if code == 0, rename(temporary, path) != 0 { code = errno }
+        if code != 0 {
+            unlink(temporary)
+            throw failure(code)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Reads PLY files (ascii and binary_little_endian): the `vertex` element's x, y, z (any numeric
+/// Reads PLY files (ascii, binary_little_endian and binary_big_endian): the `vertex` element's x, y, z (any numeric
 /// type) and, when they are `uchar`, its red/green/blue colours. Other elements, faces with
 /// their list properties included, are walked over and checked for truncation.
 public enum PLYReader {
@@ -36,17 +36,21 @@ public enum PLYReader {
 
         var isInteger: Bool { self != .float32 && self != .float64 }
 
-        /// The little-endian value at `p` as a Double.
-        @inline(__always) func load(_ p: UnsafeRawPointer) -> Double {
+        /// The value at `p`, stored little-endian (or big-endian when `bigEndian`), as a Double.
+        @inline(__always) func load(_ p: UnsafeRawPointer, bigEndian: Bool = false) -> Double {
+            @inline(__always) func bits<T: FixedWidthInteger>(_ type: T.Type) -> T {
+                let raw = p.loadUnaligned(as: T.self)
+                return bigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
+            }
             switch self {
-            case .int8: Double(p.load(as: Int8.self))
-            case .uint8: Double(p.load(as: UInt8.self))
-            case .int16: Double(Int16(littleEndian: p.loadUnaligned(as: Int16.self)))
-            case .uint16: Double(UInt16(littleEndian: p.loadUnaligned(as: UInt16.self)))
-            case .int32: Double(Int32(littleEndian: p.loadUnaligned(as: Int32.self)))
-            case .uint32: Double(UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)))
-            case .float32: Double(Float(bitPattern: UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))))
-            case .float64: Double(bitPattern: UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)))
+            case .int8: return Double(p.load(as: Int8.self))
+            case .uint8: return Double(p.load(as: UInt8.self))
+            case .int16: return Double(bits(Int16.self))
+            case .uint16: return Double(bits(UInt16.self))
+            case .int32: return Double(bits(Int32.self))
+            case .uint32: return Double(bits(UInt32.self))
+            case .float32: return Double(Float(bitPattern: bits(UInt32.self)))
+            case .float64: return Double(bitPattern: bits(UInt64.self))
             }
         }
     }
@@ -65,7 +69,7 @@ public enum PLYReader {
         var properties: [Property] = []
     }
 
-    enum Format { case ascii, binaryLittleEndian }
+    enum Format { case ascii, binaryLittleEndian, binaryBigEndian }
 
     /// The cloud of vertices in a PLY file's bytes; `source` names the file in errors.
     static func decode(_ bytes: [UInt8], source: String) throws(InputError) -> PointCloud {
@@ -97,8 +101,7 @@ public enum PLYReader {
                 switch tokens[1] {
                 case "ascii": format = .ascii
                 case "binary_little_endian": format = .binaryLittleEndian
-                case "binary_big_endian":
-                    throw fail("binary_big_endian PLY is not supported; convert it to binary_little_endian or ascii")
+                case "binary_big_endian": format = .binaryBigEndian
                 default: throw fail("header line \(lineNumber): unknown format '\(tokens[1])'")
                 }
             case "comment", "obj_info":
@@ -165,8 +168,9 @@ public enum PLYReader {
         try bytes.withUnsafeBufferPointer { (buffer) throws(InputError) in
             var values = [Double](repeating: 0, count: vertex.properties.count)
             switch format {
-            case .binaryLittleEndian:
-                var cursor = BinaryCursor(buffer: UnsafeRawBufferPointer(buffer), position: min(position, buffer.count))
+            case .binaryLittleEndian, .binaryBigEndian:
+                var cursor = BinaryCursor(buffer: UnsafeRawBufferPointer(buffer), position: min(position, buffer.count),
+                                          bigEndian: format == .binaryBigEndian)
                 for (index, element) in elements.enumerated() {
                     let isVertex = index == vertexIndex
                     for instance in 0..<element.count {
@@ -239,16 +243,18 @@ public enum PLYReader {
     }
 }
 
-/// Little-endian reads from a byte buffer that never pass its end.
+/// Little-endian (or big-endian) reads from a byte buffer that never pass its end.
 struct BinaryCursor {
     let buffer: UnsafeRawBufferPointer
     var position: Int
+    /// Whether values are stored big-endian (PLY's binary_big_endian).
+    var bigEndian = false
 
     /// The next value of `type` as a Double, or nil when the buffer ends first.
     @inline(__always) mutating func next(_ type: PLYReader.ScalarType) -> Double? {
         let size = type.size
         guard buffer.count - position >= size else { return nil }
-        let value = type.load(buffer.baseAddress! + position)
+        let value = type.load(buffer.baseAddress! + position, bigEndian: bigEndian)
         position += size
         return value
     }

@@ -21,3 +21,14 @@ extension PointCloud {
                           intrinsics: intrinsics, sensorPose: sensorPose)
     }
 }
+
+extension PointCloud {
+    /// Multiplies every coordinate by `factor` (units to metres: 0.01 for centimetres), the
+    /// sensor pose's translation with them; holes stay holes. Intrinsics are in pixels and stay.
+    public mutating func scale(by factor: Float) {
+        points.withUnsafeMutableBufferPointer { points in
+            for i in points.indices { points[i] *= factor }
+        }
+        sensorPose.translation *= factor
+    }
+}

@@ -29,7 +29,18 @@ public enum PointCloudReader {
             case .ply: try PLYReader.read(path: path)
             default: try XYZReader.read(path: path)
             }
+            if let scale = options.unitScale, scale != 1 {
+                guard scale > 0, scale.isFinite else {
+                    throw InputError(source: path, problem: "unit scale \(scale) is not a positive finite number of metres per unit")
+                }
+                cloud.scale(by: scale)
+            }
             if let maxDepth = options.maxDepth { cloud.dropReadings(beyond: maxDepth) }
+            if let given = options.intrinsics, cloud.isOrganized {
+                // An organized cloud's camera, as for a depth image: the size is the cloud's.
+                cloud.intrinsics = PinholeIntrinsics(fx: given.fx, fy: given.fy, cx: given.cx, cy: given.cy,
+                                                     width: cloud.width, height: cloud.height)
+            }
             return cloud
         case .pgm, .png, .tiff:
             let frame = try DepthImageReader.read(path: path, options: options)

@@ -2,8 +2,9 @@ import PlaneKitGeometry
 
 /// Options for ``PointCloudReader/read(path:options:)``.
 public struct ReadOptions: Sendable, Equatable {
-    /// Intrinsics for depth images, overriding any sidecar file. Only the focal lengths and the
-    /// principal point are used; the size is always the image's.
+    /// Intrinsics for depth images, overriding any sidecar file, and for organized clouds
+    /// (which carry none of their own). Only the focal lengths and the principal point are used;
+    /// the size is always the image's.
     public var intrinsics: PinholeIntrinsics?
     /// Metres per raw depth unit, overriding any sidecar file.
     public var depthScale: Float?
@@ -11,6 +12,10 @@ public struct ReadOptions: Sendable, Equatable {
     /// sensor's +Z become holes (a depth image's depth; a cloud point's z in the sensor frame).
     /// Must be positive and finite (``DepthReadingRules/isValid(maxDepth:)``).
     public var maxDepth: Float?
+    /// Metres per coordinate unit of point-cloud files (PCD, PLY, x y z text): 0.01 for a scan in
+    /// centimetres, 0.001 for millimetres; `nil` (or 1) reads them as metres. Applied before
+    /// ``maxDepth``, which is in metres. Depth images have ``depthScale`` instead.
+    public var unitScale: Float?
 
     /// The depth scale used when neither the caller nor a sidecar gives one: 16-bit depth images
     /// conventionally store millimetres.

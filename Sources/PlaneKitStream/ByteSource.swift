@@ -21,6 +21,9 @@ public struct FileDescriptorSource: ByteSource, Sendable {
     /// The capacity asked for, before the first read, when the descriptor is a pipe; nil leaves
     /// it alone.
     public let pipeSize: Int?
+    /// Asked when a signal interrupts a read: `true` ends the input there (as its end would)
+    /// instead of reading on. The signal's handler must be installed without `SA_RESTART`.
+    public var endsOnInterrupt: (@Sendable () -> Bool)?
     private var prepared = false
 
     /// A source reading `descriptor`, called `name` in messages, growing it to `pipeSize` bytes
@@ -31,7 +34,8 @@ public struct FileDescriptorSource: ByteSource, Sendable {
         self.pipeSize = pipeSize
     }
 
-    /// Reads with `read(2)`, retrying when a signal interrupts it.
+    /// Reads with `read(2)`, retrying when a signal interrupts it (unless ``endsOnInterrupt``
+    /// says to end there).
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(StreamError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if !prepared {
@@ -48,7 +52,10 @@ public struct FileDescriptorSource: ByteSource, Sendable {
             let n = Darwin.read(descriptor, base, buffer.count)
             #endif
             if n >= 0 { return n }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                if endsOnInterrupt?() ?? false { return 0 }
+                continue
+            }
             throw StreamError(recordNumber: 0, message: "cannot read \(name): \(String(cString: strerror(errno)))")
         }
     }

@@ -26,6 +26,8 @@ public final class StreamRecordReader<Source: ByteSource> {
     private var sourceEnded = false
     /// Payload storage handed out with the last frame, reused when it comes back unshared.
     private var payloadStorage: [UInt8] = []
+    /// The first bytes of the source (up to 64), to tell a file that is not a record stream at all.
+    public private(set) var leadingBytes: [UInt8] = []
 
     /// The default cap on header lines: 1 MiB.
     public static var defaultMaximumHeaderBytes: Int { 1 << 20 }
@@ -124,6 +126,10 @@ public final class StreamRecordReader<Source: ByteSource> {
         guard end < buffer.count else { return }
         let limit = min(buffer.count, end + Self.refillBytes)
         let n = try readSource(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end..<limit]))
+        if leadingBytes.isEmpty, n > 0 {
+            // The source's first bytes: nothing is read before the first line.
+            leadingBytes = Array(UnsafeRawBufferPointer(start: buffer.baseAddress! + end, count: min(n, 64)))
+        }
         if n == 0 { sourceEnded = true } else { end += n }
     }
 

@@ -27,6 +27,15 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         public var initialMap: (map: WorldMap, path: String)?
         /// Where to write the session's world map when the input ends, or `nil`.
         public var saveMapPath: String?
+        /// Asked before each record: `true` ends the input there, as its end would (an
+        /// interrupt: the record being carried out is finished, the map is still saved).
+        public var shouldStop: (@Sendable () -> Bool)?
+        /// Stop at once, with ``Stop/notAStream(_:)``, when the first record is bad and the
+        /// input does not start like a record stream at all (a PCD, a PNG, binary data), instead
+        /// of reporting each of its lines as a bad record.
+        public var refusesForeignInput = false
+        /// Tuning by hand over the sensor's settings (a minimum area does not apply here).
+        public var detectionOverrides = DetectionOverrides()
 
         /// Options with everything off by default.
         public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil,
@@ -46,12 +55,15 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         case badRecord(StreamError)
         /// The events or a picture could not be written.
         case output(String)
+        /// The input is not a record stream at all (a PCD, an image, binary data): one line
+        /// saying what it looks like; nothing was written.
+        case notAStream(String)
 
         /// One line for stderr.
         public var description: String {
             switch self {
             case .badRecord(let error): error.description
-            case .output(let message): message
+            case .output(let message), .notAStream(let message): message
             }
         }
     }
@@ -62,6 +74,8 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     public private(set) var latencies = LatencyHistogram()
     /// How many error events were written.
     public private(set) var errorCount = 0
+    /// How many records were carried out without an error.
+    public private(set) var goodRecordCount = 0
     /// How many pictures were written.
     public private(set) var pictureCount = 0
     /// The options.
@@ -87,6 +101,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         self.warn = warn
         var configuration = Session.Configuration()
         configuration.detector.sensor = options.sensor
+        configuration.detector.overrides = options.detectionOverrides
         processor = StreamProcessor(configuration: configuration, defaultMaxDepth: options.maxDepth)
         events.reserveCapacity(64)
     }
@@ -108,7 +123,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
             line.write(processor.load(map, path: path))
             do { try output.write(line) } catch { throw .output(error.description) }
         }
-        while try next() {}
+        while !(options.shouldStop?() ?? false), try next() {}
         if let link {
             var more = true
             while more {
@@ -162,6 +177,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         } catch {
             return report(error)
         }
+        goodRecordCount += 1
         do {
             try writeEvents()
             observer?.streamRunner(didCarryOut: record, processor: processor)
@@ -215,6 +231,9 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
 
     /// One error event and one warning; under strict, the stop.
     private mutating func report(_ error: StreamError) -> Step {
+        if options.refusesForeignInput, errorCount == 0, goodRecordCount == 0, let what = ForeignInput.description(of: reader.leadingBytes) {
+            return .stopped(.notAStream(ForeignInput.message(for: what)))
+        }
         errorCount += 1
         warn(error.description)
         let event = processor.errorEvent(for: error)

@@ -8,4 +8,4 @@ ShareLauncher.starter = { request in try SharedSpace(request) }
 PointerLauncher.starter = { request in try PointerSpace(request) }
 ObserverLauncher.starter = { request, listen in try SpaceObserver.run(request, listen: listen) }
 ShareLauncher.bench = { peers, rate, seconds, megabytes in try SharedSpace.bench(peers: peers, rate: rate, seconds: seconds, megabytes: megabytes) }
-PlaneKitCommand.main()
+PlaneKitCommand.main(NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst())))

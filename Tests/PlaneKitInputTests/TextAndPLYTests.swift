@@ -57,19 +57,22 @@ struct PLYReaderTests {
     }
 
     /// A binary file with a face element *before* the vertices and doubles for coordinates.
-    static func binaryPLY(vertexCount: Int, faces: Bool = true, truncateBy: Int = 0) -> [UInt8] {
-        var header = "ply\nformat binary_little_endian 1.0\n"
+    static func binaryPLY(vertexCount: Int, faces: Bool = true, truncateBy: Int = 0, bigEndian: Bool = false) -> [UInt8] {
+        func stored<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+            withUnsafeBytes(of: bigEndian ? value.bigEndian : value.littleEndian, Array.init)
+        }
+        var header = "ply\nformat binary_\(bigEndian ? "big" : "little")_endian 1.0\n"
         if faces { header += "element face 2\nproperty list uchar uint vertex_indices\nproperty short flags\n" }
         header += "element vertex \(vertexCount)\nproperty double x\nproperty int16 y\nproperty float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n"
         var body: [UInt8] = []
         if faces {
-            body += [3] + [0, 1, 2].flatMap { withUnsafeBytes(of: UInt32($0).littleEndian, Array.init) } + [9, 0]
-            body += [4] + [0, 1, 2, 0].flatMap { withUnsafeBytes(of: UInt32($0).littleEndian, Array.init) } + [0xFF, 0xFF]
+            body += [3] + [0, 1, 2].flatMap { stored(UInt32($0)) } + stored(Int16(9))
+            body += [4] + [0, 1, 2, 0].flatMap { stored(UInt32($0)) } + [0xFF, 0xFF]
         }
         for i in 0..<min(vertexCount, 3) {
-            body += withUnsafeBytes(of: (Double(i) + 0.5).bitPattern.littleEndian, Array.init)
-            body += withUnsafeBytes(of: Int16(-i).littleEndian, Array.init)
-            body += withUnsafeBytes(of: Float(i * 2).bitPattern.littleEndian, Array.init)
+            body += stored((Double(i) + 0.5).bitPattern)
+            body += stored(Int16(-i))
+            body += stored(Float(i * 2).bitPattern)
             body += [UInt8(i), UInt8(10 * i), 200]
         }
         return Array(header.utf8) + body.dropLast(truncateBy)
@@ -90,9 +93,14 @@ struct PLYReaderTests {
         #expect(many.problem.contains("truncated"))
     }
 
-    @Test func bigEndianIsNotSupported() throws {
-        let bytes = Array("ply\nformat binary_big_endian 1.0\nelement vertex 0\nproperty float x\nend_header\n".utf8)
-        #expect(readError(try TestFiles.write(bytes, name: "be.ply"))?.problem.contains("binary_big_endian PLY is not supported") == true)
+    /// binary_big_endian, the other half of the format: the same file stored big-endian reads
+    /// to the same cloud (doubles, signed shorts, floats, and list counts and items skipped).
+    @Test func binaryBigEndianReadsLikeLittleEndian() throws {
+        let big = try PointCloudReader.read(path: try TestFiles.write(Self.binaryPLY(vertexCount: 3, bigEndian: true), name: "be.ply"))
+        #expect(big.points == [SIMD3(0.5, 0, 0), SIMD3(1.5, -1, 2), SIMD3(2.5, -2, 4)])
+        #expect(big.colors == [SIMD3(0, 0, 200), SIMD3(1, 10, 200), SIMD3(2, 20, 200)])
+        let truncated = readError(try TestFiles.write(Self.binaryPLY(vertexCount: 3, truncateBy: 1, bigEndian: true), name: "bet.ply"))
+        #expect(truncated?.problem.contains("truncated") == true)
     }
 
     @Test func nanVertexAndMissingCoordinates() throws {
