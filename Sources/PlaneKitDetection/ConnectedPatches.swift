@@ -200,6 +200,9 @@ extension ConnectedPatches {
             for u in 0..<width {
                 let a = labels[row + u]
                 guard a != 0 else { continue }
+                // Inside a patch (its right and lower neighbours the same): a pair within reach of
+                // this pixel is also within reach of a boundary pixel nearer to it, which finds it.
+                if u + 1 < width, v + 1 < height, labels[row + u + 1] == a, labels[row + width + u] == a { continue }
                 // Right, down and both diagonals down, up to `reach` pixels away. Along a boundary
                 // the same pair comes up pixel after pixel: only a new one is hashed.
                 @inline(__always) func note(_ b: UInt16) {
