@@ -87,26 +87,18 @@ struct ConnectedPatches {
         }
         // Labels are 16-bit: beyond 65 534 patches (only in clouds of hundreds of millions of
         // points) the rest are dropped like small ones.
+        var kept = 0
         for root in parentStorage.indices where parentStorage[root] == Int32(root) && size[root] >= minimumPoints
-            && moments.count < Int(UInt16.max) - 1 {
-            number[root] = Int32(moments.count)
-            moments.append(PointMoments())
-            minimum.append(SIMD2(Int32.max, Int32.max))
-            maximum.append(SIMD2(-1, -1))
+            && kept < Int(UInt16.max) - 1 {
+            number[root] = Int32(kept)
+            kept += 1
         }
         // Pass 2: final labels and sums, a row at a time.
-        let kept = moments.count
-        var rowSums = [ShiftedSums](repeating: ShiftedSums(reference: .zero), count: kept)
-        var lower = [SIMD2<Int32>](repeating: SIMD2(Int32.max, Int32.max), count: kept)
-        var upper = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: kept)
-        var totals = [PointMoments](repeating: PointMoments(), count: kept)
+        var patches = [Accumulator](repeating: Accumulator(), count: kept)
         var touched = [Int](repeating: 0, count: kept)
         patchStorage.withUnsafeBufferPointer { patch in
         number.withUnsafeBufferPointer { number in
-        rowSums.withUnsafeMutableBufferPointer { rowSums in
-        lower.withUnsafeMutableBufferPointer { lower in
-        upper.withUnsafeMutableBufferPointer { upper in
-        totals.withUnsafeMutableBufferPointer { totals in
+        patches.withUnsafeMutableBufferPointer { patches in
         touched.withUnsafeMutableBufferPointer { touched in
             for v in 0..<height {
                 let row = v * width
@@ -121,41 +113,44 @@ struct ConnectedPatches {
                         continue
                     }
                     labels[i] = UInt16(k + 1)
-                    let p = points[i]
-                    if rowSums[k].count == 0 {
-                        rowSums[k].reference = p
+                    if patches[k].row.count == 0 {
+                        patches[k].row.reference = points[i]
                         touched[touchedCount] = k
                         touchedCount += 1
-                        lower[k] = pointwiseMin(lower[k], SIMD2(Int32(u), Int32(v)))
-                        upper[k].y = Int32(v)
+                        patches[k].lower = pointwiseMin(patches[k].lower, SIMD2(Int32(u), Int32(v)))
+                        patches[k].upper.y = Int32(v)
                     }
-                    let d = p - rowSums[k].reference
-                    rowSums[k].count &+= 1
-                    rowSums[k].sum += d
-                    rowSums[k].squares += d * d
-                    rowSums[k].cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
-                    upper[k].x = max(upper[k].x, Int32(u))
+                    patches[k].row.add(points[i])
+                    patches[k].upper.x = max(patches[k].upper.x, Int32(u))
                 }
                 for t in 0..<touchedCount {
                     let k = touched[t]
-                    totals[k].merge(rowSums[k].moments)
-                    rowSums[k] = ShiftedSums(reference: .zero)
+                    patches[k].total.merge(patches[k].row.moments)
+                    patches[k].row = ShiftedSums(reference: .zero)
                 }
             }
         }
         }
         }
         }
-        }
-        }
-        }
-        moments = totals
-        minimum = lower
-        maximum = upper
+        moments = patches.map(\.total)
+        minimum = patches.map(\.lower)
+        maximum = patches.map(\.upper)
         noise = moments.map { m in
             guard let centroid = m.centroid else { return NoiseScatter() }
             return NoiseScatter(count: m.count, centroid: centroid, sigma: model.sigma(atDepth: centroid.z))
         }
+    }
+
+    /// One kept patch while pass 2 sums it.
+    private struct Accumulator {
+        /// The current row's points, relative to the first of them.
+        var row = ShiftedSums(reference: .zero)
+        /// The rows done so far.
+        var total = PointMoments()
+        /// The pixel bounds so far.
+        var lower = SIMD2<Int32>(Int32.max, Int32.max)
+        var upper = SIMD2<Int32>(-1, -1)
     }
 
     /// The root of `x`'s patch, halving the path on the way.
@@ -227,15 +222,8 @@ extension ConnectedPatches {
             }
         }
         guard !pairs.isEmpty else { return }
-        var parent = Array(moments.indices)
-        func find(_ x: Int) -> Int {
-            var x = x
-            while parent[x] != x {
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            }
-            return x
-        }
+        var parent = moments.indices.map { Int32($0) }
+        func find(_ x: Int) -> Int { Int(ConnectedPatches.root(Int32(x), in: &parent)) }
         func fit(_ k: Int) -> FastPlaneFit? { FastPlaneFit(moments[k], noise: noise[k]) }
         let cosMerge = cos(Self.mergeAngle)
         var merged = true
@@ -269,7 +257,7 @@ extension ConnectedPatches {
                 noise[a] = unionNoise
                 minimum[a] = pointwiseMin(minimum[a], minimum[b])
                 maximum[a] = pointwiseMax(maximum[a], maximum[b])
-                parent[b] = a
+                parent[b] = Int32(a)
                 merged = true
             }
         }

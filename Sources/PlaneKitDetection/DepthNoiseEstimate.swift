@@ -36,9 +36,6 @@ public struct DepthNoiseEstimate: Sendable, Hashable {
         return max(0, sigma * sigma - depthStep * depthStep / 12).squareRoot() / medianDepth
     }
 
-    /// The focal length (pixels) the point spacing implies at the median depth.
-    public var focalLength: Float { medianDepth / pointSpacing }
-
     /// Noise over spacing at the median depth once the depth staircase is smoothed
     /// (``DepthQuantization``), measured on the smoothed grid; `nil` when depth does not come in
     /// steps.
@@ -148,11 +145,7 @@ extension DepthNoiseEstimate {
                     for u in stride(from: x0, to: x0 + side, by: pixelStep) {
                         let p = points[v * width + u]
                         guard CellGrid.isValid(p) else { continue }
-                        let d = p - sums.reference
-                        sums.count += 1
-                        sums.sum += d
-                        sums.squares += d * d
-                        sums.cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
+                        sums.add(p)
                     }
                 }
                 guard 10 * Int(sums.count) >= 9 * samples * samples else { continue }

@@ -18,9 +18,8 @@ enum FaceLabelling {
         // Each label's plane (index 0 unused), for growth.
         var planes = [SIMD4<Float>](repeating: .zero, count: pixels.moments.count + 1)
         for r in pixels.moments.indices {
-            guard let fit = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r]) else { continue }
-            let n = SIMD3<Float>(fit.normal)
-            planes[pixels.slot[r] + 1] = SIMD4(n, -dot(n, SIMD3<Float>(fit.centroid)))
+            guard let plane = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r])?.plane(facing: .zero) else { continue }
+            planes[pixels.slot[r] + 1] = SIMD4(plane.normal, plane.offset)
         }
 
         PixelGrowth.grow(labels: out, points: points, width: width, height: height, planes: planes,
