@@ -72,7 +72,10 @@ struct BenchRelocalization: ParsableCommand {
     @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
     var script = "scripts/bench_open3d_relocalization.py"
 
-    @Flag(help: "Print one line per registration attempt: planes, candidate pairs, hypotheses, best residual, where it stopped.")
+    @Flag(help: """
+        Print one line per registration attempt: planes, candidate pairs, hypotheses, best residual, where it stopped; \
+        with --sequence, a second line with the same checks under the true offset (where the known answer fails).
+        """)
     var log = false
 
     @Flag(name: .customLong("no-open3d"), help: "Report PlaneKit alone.")
@@ -185,9 +188,11 @@ struct BenchRelocalization: ParsableCommand {
     }
 
     /// Query frames through a session that loaded `map`; each frame's registration attempt (with
-    /// the map sampling beside it) is timed, and printed after `log` when given. The frame, registration, samples and pose
-    /// (query world) of a relocalization.
-    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, _ frame: (Int) -> PosedFrame?)
+    /// the map sampling beside it) is timed, and printed after `log` when given, followed by the
+    /// checks under `truth` (map-from-query) when that is known and the attempt failed. The frame,
+    /// registration, samples and pose (query world) of a relocalization.
+    static func query(frames: Int, map: WorldMap, times: inout [Double], log: String? = nil, truth: Transform? = nil,
+                      _ frame: (Int) -> PosedFrame?)
         throws -> (Int, Relocalization, [(SIMD3<Float>, SIMD3<Float>)], Transform)? {
         var session = Session(), mapping = MapTracking()
         mapping.load(map, into: &session)
@@ -197,7 +202,12 @@ struct BenchRelocalization: ParsableCommand {
             let start = ContinuousClock.now
             let tracked = mapping.frameTracked(session: &session, cloud: f.cloud)
             times.append((ContinuousClock.now - start).milliseconds)
-            if let log, let attempt = mapping.lastAttempt { print("  \(log) frame \(k): \(attempt.summary)") }
+            if let log, let attempt = mapping.lastAttempt {
+                print("  \(log) frame \(k): \(attempt.summary)")
+                if let truth, tracked == nil, let check = mapping.check(mapFromSession: truth, session: session, cloud: f.cloud) {
+                    print("  \(log) frame \(k) under the true offset: \(check.summary)")
+                }
+            }
             if let (found, _) = tracked {
                 let samples = MapPointSampler.samples(of: f.cloud, stride: 4, reach: 4).map { (p, n) in
                     (f.pose.apply(toPoint: p), f.pose.apply(toDirection: n))
@@ -235,7 +245,7 @@ struct BenchRelocalization: ParsableCommand {
         let offset = RevisitWalk.randomOffset(&random, tilt: tilt * .pi / 180)
         let first = recorded.count - queryCount
         var times: [Double] = []
-        let outcome = try Self.query(frames: queryCount, map: map, times: &times, log: log ? recorded.name : nil) {
+        let outcome = try Self.query(frames: queryCount, map: map, times: &times, log: log ? recorded.name : nil, truth: offset.inverse) {
             frame(first + $0, moved: offset)
         }
         var line = "\(recorded.name): query frames \(first)–\(recorded.count - 1) under an offset of "

@@ -88,6 +88,14 @@ public struct MapTracking: Sendable {
         return (found, events)
     }
 
+    /// What the latest frame's registration attempt would have found under a known
+    /// map-from-session change of world (a benchmark's truth): ``Relocalizer/check(mapFromSession:anchors:cloud:pose:recent:)``.
+    /// `nil` when no map is being relocalized into.
+    public func check(mapFromSession: Transform, session: Session, cloud: PointCloud) -> RelocalizationAttempt? {
+        guard let relocalizer, let pose = session.camera?.pose else { return nil }
+        return relocalizer.check(mapFromSession: mapFromSession, anchors: session.tracker.tracked, cloud: cloud, pose: pose, recent: recent)
+    }
+
     /// `true` when two registrations put `point` within 1 cm of each other and turn within 0.5°.
     static func agree(_ a: Transform, _ b: Transform, at point: SIMD3<Float>) -> Bool {
         distance(a.apply(toPoint: point), b.apply(toPoint: point)) <= 0.01

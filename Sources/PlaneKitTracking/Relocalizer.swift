@@ -242,13 +242,7 @@ public struct Relocalizer: Sendable {
     public func attempt(anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform, recent: RecentSamples)
         -> (relocalization: Relocalization?, attempt: RelocalizationAttempt) {
         var log = RelocalizationAttempt()
-        let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
-            Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
-                    classification: $0.plane.classification)
-        }
-        log.planes = session.count
-        log.verticalPlanes = session.filter(\.isVertical).count
-        log.horizontalPlanes = session.filter(\.isHorizontal).count
+        let session = surfaces(of: anchors, log: &log)
         var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
         var passed = verify(generate(session, log: &log), session: session, cloud: cloud, pose: pose, recent: recent,
                             window: &window, log: &log)
@@ -274,6 +268,39 @@ public struct Relocalizer: Sendable {
         }
         log.outcome = .relocalized
         return (first, log)
+    }
+
+    /// The session's anchors large enough to register, counted into `log`.
+    private func surfaces(of anchors: [PlaneAnchor], log: inout RelocalizationAttempt) -> [Surface] {
+        let session = anchors.filter { $0.area >= configuration.minimumArea }.map {
+            Surface(identifier: $0.identifier, plane: $0.plane.plane, area: $0.area, occupancy: $0.occupancy, gridFrame: $0.gridFrame,
+                    classification: $0.plane.classification)
+        }
+        log.planes = session.count
+        log.verticalPlanes = session.filter(\.isVertical).count
+        log.horizontalPlanes = session.filter(\.isHorizontal).count
+        return session
+    }
+
+    /// The checks of ``attempt(anchors:cloud:pose:recent:)`` for one given change of world
+    /// (map-from-session), instead of the ones the planes propose: where a known registration
+    /// (a benchmark's true offset) stops, to tell "not proposed" from "proposed and refused".
+    public func check(mapFromSession: Transform, anchors: [PlaneAnchor], cloud: PointCloud, pose: Transform,
+                      recent: RecentSamples) -> RelocalizationAttempt {
+        var log = RelocalizationAttempt()
+        let session = surfaces(of: anchors, log: &log)
+        var h = Hypothesis(rotation: mapFromSession.rotation, shift: mapFromSession.translation)
+        score(&h, session: session)
+        log.candidatePairs = 1
+        log.hypotheses = 1
+        log.bestMatches = h.matches.count
+        // Unmatched planes outweigh the matched ones: verification would not look at it.
+        if h.score <= 0 { log.reached(.tooFewMatches) }
+        var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
+        if !verify([h], session: session, cloud: cloud, pose: pose, recent: recent, window: &window, log: &log).isEmpty {
+            log.outcome = .relocalized
+        }
+        return log
     }
 
     /// The hypotheses that pass every check, refined: planes propose, points decide. Every

@@ -147,4 +147,28 @@ struct RelocalizationTests {
         #expect(trial.positionError <= 0.01)
         #expect(trial.angleError <= 0.5 * .pi / 180)
     }
+
+    /// The checks under a known change of world: the true one passes them in a frame before the
+    /// session relocalizes (which takes two frames that agree), one 30 cm off matches too few planes.
+    @Test func checksUnderAKnownOffset() throws {
+        let walk = RevisitWalk(seed: 16, mappingFrames: 150)
+        let (map, _) = try RelocalizationTrial.map(of: walk)
+        var session = Session(), mapping = MapTracking()
+        mapping.load(map, into: &session)
+        var workspace = RenderWorkspace()
+        let truth = walk.expectedMapFromQuery
+        let off = Transform(rotation: truth.rotation, translation: truth.translation + SIMD3(0.3, 0, 0))
+        var underTruth: [RelocalizationAttempt.Outcome] = [], underOffset: [RelocalizationAttempt.Outcome] = []
+        for k in 0..<10 {
+            let frame = walk.queryFrame(k, workspace: &workspace)
+            _ = try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            // Once relocalized, the session is in the map's world and nothing is left to check.
+            if mapping.frameTracked(session: &session, cloud: frame.cloud) != nil { break }
+            underTruth.append(try #require(mapping.check(mapFromSession: truth, session: session, cloud: frame.cloud)).outcome)
+            underOffset.append(try #require(mapping.check(mapFromSession: off, session: session, cloud: frame.cloud)).outcome)
+        }
+        #expect(!underTruth.isEmpty && underTruth.count < 10)
+        #expect(underTruth.contains(.relocalized))
+        #expect(underOffset.allSatisfy { $0 == .tooFewMatches })
+    }
 }
