@@ -70,3 +70,4 @@ scripts/check-samples.sh
 scripts/check-cli.sh
 scripts/check-users.sh
 scripts/check-sequences.sh
+scripts/check-c-api.sh
