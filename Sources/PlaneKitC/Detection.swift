@@ -98,10 +98,13 @@ private func detecting(_ options: UnsafePointer<planekit_detect_options>?, into 
         let out = try required(out, "out")
         out.pointee = nil
         let options = options?.pointee ?? planekitDetectOptionsDefault()
-        let cloud = try makeCloud(options)
-        var finder = PlaneFinder(up: try direction(vector(options.up), "up") ?? cloud.defaultUp)
-        finder.organized.configuration.sensor = try sensorProfile(options.sensor)
-        let result = try finder.detect(in: cloud)
+        // The cloud is released inside the timed span: a Swift caller pays for that too.
+        let result = try {
+            let cloud = try makeCloud(options)
+            var finder = PlaneFinder(up: try direction(vector(options.up), "up") ?? cloud.defaultUp)
+            finder.organized.configuration.sensor = try sensorProfile(options.sensor)
+            return try finder.detect(in: cloud)
+        }()
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
         out.pointee = handle(DetectionBox(result: result, milliseconds: milliseconds))
@@ -201,26 +204,42 @@ public func planekitDetectionPlaneCount(_ detection: OpaquePointer?) -> Int64 {
     return Int64(box.result.planes.count)
 }
 
+/// A plane as the C struct.
+private func described(_ plane: DetectedPlane) -> planekit_plane {
+    var described = planekit_plane()
+    described.label = Int32(plane.label)
+    fill(&described.normal, with: [plane.normal.x, plane.normal.y, plane.normal.z])
+    described.offset = plane.offset
+    fill(&described.center, with: [plane.center.x, plane.center.y, plane.center.z])
+    fill(&described.centroid, with: [plane.centroid.x, plane.centroid.y, plane.centroid.z])
+    fill(&described.transform, with: plane.transform.columnMajor)
+    fill(&described.extent, with: [plane.extent.width, plane.extent.length])
+    described.area = plane.area
+    described.rms_error = plane.rmsError
+    described.point_count = Int64(plane.pointCount)
+    described.alignment = alignmentCode(plane.alignment)
+    described.classification = classificationCode(plane.classification)
+    described.boundary_count = Int64(plane.boundary.vertices.count)
+    return described
+}
+
 @_cdecl("planekit_detection_plane")
 public func planekitDetectionPlane(_ detection: OpaquePointer?, _ index: Int64, _ out: UnsafeMutablePointer<planekit_plane>?) -> planekit_status {
     reportingStatus {
         let out = try required(out, "out")
-        let plane = try plane(detection, index)
-        var described = planekit_plane()
-        described.label = Int32(plane.label)
-        fill(&described.normal, with: [plane.normal.x, plane.normal.y, plane.normal.z])
-        described.offset = plane.offset
-        fill(&described.center, with: [plane.center.x, plane.center.y, plane.center.z])
-        fill(&described.centroid, with: [plane.centroid.x, plane.centroid.y, plane.centroid.z])
-        fill(&described.transform, with: plane.transform.columnMajor)
-        fill(&described.extent, with: [plane.extent.width, plane.extent.length])
-        described.area = plane.area
-        described.rms_error = plane.rmsError
-        described.point_count = Int64(plane.pointCount)
-        described.alignment = alignmentCode(plane.alignment)
-        described.classification = classificationCode(plane.classification)
-        described.boundary_count = Int64(plane.boundary.vertices.count)
-        out.pointee = described
+        out.pointee = described(try plane(detection, index))
+    }
+}
+
+@_cdecl("planekit_detection_planes")
+public func planekitDetectionPlanes(_ detection: OpaquePointer?, _ planes: UnsafeMutablePointer<planekit_plane>?,
+                                    _ capacity: Int64, _ count: UnsafeMutablePointer<Int64>?) -> planekit_status {
+    reportingStatus {
+        let found = try object(detection, as: DetectionBox.self, "detection").result.planes
+        let count = try required(count, "count")
+        guard capacity >= 0, capacity == 0 || planes != nil else { throw APIFailure.invalid("planes is NULL or capacity negative") }
+        count.pointee = Int64(found.count)
+        for (index, plane) in found.prefix(Int(capacity)).enumerated() { planes![index] = described(plane) }
     }
 }
 

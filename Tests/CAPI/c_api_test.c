@@ -74,6 +74,13 @@ static void check_detection(const planekit_cloud *cloud, const planekit_cloud_in
         CHECK(strlen(planekit_classification_name(plane.classification)) > 0, "unnamed class %d", plane.classification);
     }
     CHECK(floors == 1, "%d floors", floors);
+    planekit_plane all[64];
+    int64_t listed = -1;
+    CHECK(planekit_detection_planes(detection, all, 2, &listed) == PLANEKIT_OK && listed == count, "%lld planes listed",
+          (long long)listed);
+    planekit_plane second;
+    planekit_detection_plane(detection, 1, &second);
+    CHECK(memcmp(&all[1], &second, sizeof second) == 0, "planes[1] differs from plane 1");
     CHECK(planekit_detection_milliseconds(detection) > 0, "no time");
 
     // The same frame as a float depth image (its z channel) with the file's up: the same planes.

@@ -40,6 +40,13 @@ def intrinsics(value: IntrinsicsLike) -> _native.Intrinsics:
     that are not positive."""
     if value is None:
         raise ValueError("intrinsics are needed for a depth image: (fx, fy, cx, cy) in pixels or a 3×3 matrix")
+    if isinstance(value, (tuple, list)) and len(value) == 4:
+        # The common case without numpy: a few microseconds count on every frame.
+        try:
+            fx, fy, cx, cy = (float(n) for n in value)
+        except (TypeError, ValueError):
+            raise ValueError(f"intrinsics must be four numbers (fx, fy, cx, cy), got {value!r}") from None
+        return _checked_intrinsics(fx, fy, cx, cy)
     matrix = getattr(value, "intrinsic_matrix", None)
     if matrix is not None:
         value = matrix
@@ -48,10 +55,18 @@ def intrinsics(value: IntrinsicsLike) -> _native.Intrinsics:
         numbers = np.array([numbers[0, 0], numbers[1, 1], numbers[0, 2], numbers[1, 2]])
     if numbers.shape != (4,):
         raise ValueError(f"intrinsics must be (fx, fy, cx, cy) or a 3×3 matrix, got shape {numbers.shape}")
-    fx, fy, cx, cy = (float(n) for n in numbers)
+    return _checked_intrinsics(*(float(n) for n in numbers))
+
+
+def _checked_intrinsics(fx: float, fy: float, cx: float, cy: float) -> _native.Intrinsics:
     if not all(math.isfinite(n) for n in (fx, fy, cx, cy)) or fx <= 0 or fy <= 0:
-        raise ValueError(f"intrinsics need finite numbers and positive focal lengths, got {tuple(numbers)}")
+        raise ValueError(f"intrinsics need finite numbers and positive focal lengths, got {(fx, fy, cx, cy)}")
     return _native.Intrinsics(fx, fy, cx, cy)
+
+
+def address(array: np.ndarray) -> int:
+    """The address of an array's first element (`array.ctypes.data` costs several times more)."""
+    return array.__array_interface__["data"][0]
 
 
 def positive(value: Optional[float], name: str, default: float = 0.0) -> float:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 from typing import Any, Iterator, List, Optional, Sequence, Union, overload
 
@@ -167,24 +168,38 @@ class Detection(Sequence[Plane]):
 
     `labels` is a read-only uint16 view of the library's label image: (height, width) for an
     organized input, (count,) for an unorganized cloud; 0 = no plane. `milliseconds` is the time
-    the library spent on the call.
+    the library spent on the call. Planes and labels are fetched from the library on first use.
     """
 
     def __init__(self, handle: Handle):
         self._handle = handle
-        count = lib.planekit_detection_plane_count(handle.pointer)
-        self._records = np.empty(count, dtype=_PLANE_RECORD)
-        base, size = self._records.ctypes.data, _PLANE_RECORD.itemsize
-        for index in range(count):
-            _native.check(lib.planekit_detection_plane(handle.pointer, index, base + index * size))
-        self._records.flags.writeable = False
+        self._count = lib.planekit_detection_plane_count(handle.pointer)
+
+    @functools.cached_property
+    def _records(self) -> np.ndarray:
+        """Every plane, fetched in one call on first use, in a structured array laid out as planekit_plane."""
+        records = np.empty(self._count, dtype=_PLANE_RECORD)
+        listed = ctypes.c_int64()
+        _native.check(lib.planekit_detection_planes(self._handle.pointer, _arrays.address(records), self._count,
+                                                    ctypes.byref(listed)))
+        records.flags.writeable = False
+        return records
+
+    @functools.cached_property
+    def labels(self) -> np.ndarray:
+        """The label image, a read-only view of the library's: (height, width) for an organized input,
+        (count,) for an unorganized cloud; 0 = no plane, k = plane k."""
         labels = ctypes.POINTER(ctypes.c_uint16)()
         width, height = ctypes.c_int64(), ctypes.c_int64()
-        _native.check(lib.planekit_detection_labels(handle.pointer, ctypes.byref(labels), ctypes.byref(width),
+        _native.check(lib.planekit_detection_labels(self._handle.pointer, ctypes.byref(labels), ctypes.byref(width),
                                                     ctypes.byref(height)))
         shape = (height.value, width.value) if height.value > 1 else (width.value,)
-        self.labels: np.ndarray = Borrowed(handle, ctypes.cast(labels, ctypes.c_void_p).value or 0, shape, "<u2").array()
-        self.milliseconds: float = lib.planekit_detection_milliseconds(handle.pointer)
+        return Borrowed(self._handle, ctypes.cast(labels, ctypes.c_void_p).value or 0, shape, "<u2").array()
+
+    @property
+    def milliseconds(self) -> float:
+        """The time the library spent in the call that made this detection."""
+        return lib.planekit_detection_milliseconds(self._handle.pointer)
 
     @property
     def planes(self) -> List[Plane]:
@@ -192,7 +207,7 @@ class Detection(Sequence[Plane]):
         return list(self)
 
     def __len__(self) -> int:
-        return len(self._records)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Plane: ...
@@ -216,6 +231,8 @@ class Detection(Sequence[Plane]):
 
 
 def _options(sensor: str, up: Optional[Sequence[float]], max_depth: Optional[float]) -> _native.DetectOptions:
+    if sensor == "auto" and up is None and max_depth is None:
+        return _DEFAULT_OPTIONS  # the library only reads it
     options = _native.DetectOptions()
     options.sensor = sensor_code(sensor)
     up_vector = _arrays.vector3(up, "up")
@@ -223,6 +240,9 @@ def _options(sensor: str, up: Optional[Sequence[float]], max_depth: Optional[flo
         options.up[:] = up_vector
     options.max_depth = _arrays.positive(max_depth, "max_depth")
     return options
+
+
+_DEFAULT_OPTIONS = lib.planekit_detect_options_default()
 
 
 def _is_depth_image(array: np.ndarray) -> bool:
@@ -262,16 +282,16 @@ def detect_planes(source: Union[PointCloud, np.ndarray], intrinsics: Optional[In
         if depth.dtype == np.uint16:
             scale = _arrays.positive(depth_scale, "depth_scale")
             call = lambda out: lib.planekit_detect_depth_u16(  # noqa: E731
-                depth.ctypes.data, width, height, ctypes.byref(camera), scale, ctypes.byref(options), out)
+                _arrays.address(depth), width, height, ctypes.byref(camera), scale, ctypes.byref(options), out)
         else:
             call = lambda out: lib.planekit_detect_depth_f32(  # noqa: E731
-                depth.ctypes.data, width, height, ctypes.byref(camera), ctypes.byref(options), out)
+                _arrays.address(depth), width, height, ctypes.byref(camera), ctypes.byref(options), out)
     elif isinstance(source, np.ndarray):
         points, width, height, stride = _arrays.points(source)
         camera = _arrays.intrinsics(intrinsics) if intrinsics is not None else None
         camera_pointer = ctypes.byref(camera) if camera is not None else None
         call = lambda out: lib.planekit_detect_points(  # noqa: E731
-            points.ctypes.data, width, height, stride, camera_pointer, ctypes.byref(options), out)
+            _arrays.address(points), width, height, stride, camera_pointer, ctypes.byref(options), out)
     else:
         raise TypeError(f"detect_planes takes a planekit.PointCloud or a numpy array, got {type(source).__name__}")
     return Detection(create(call, lib.planekit_detection_free))

@@ -93,8 +93,8 @@ def evaluate(detected: Union[Detection, np.ndarray], truth: np.ndarray, *, thres
         cloud, cloud_width, cloud_height, stride = _arrays.points(points)
         if (cloud_height, cloud_width) != (height, width):
             raise ValueError(f"points {points.shape} do not match the {height}×{width} label images")
-        points_address = cloud.ctypes.data
+        points_address = _arrays.address(cloud)
     result = _native.Evaluation()
-    _native.check(lib.planekit_evaluate(found.ctypes.data, true.ctypes.data, width, height, float(threshold),
+    _native.check(lib.planekit_evaluate(_arrays.address(found), _arrays.address(true), width, height, float(threshold),
                                         int(min_pixels), points_address, stride, ctypes.byref(result)))
     return Evaluation(**{name: getattr(result, name) for name, _ in _native.Evaluation._fields_})

@@ -97,6 +97,7 @@ _text_out = POINTER(c_char_p)
 _PROTOTYPES = {
     "planekit_version": (c_int32, []),
     "planekit_last_error": (c_char_p, []),
+    "planekit_detect_options_default": (DetectOptions, []),
     "planekit_read": (_status, [c_char_p, POINTER(ReadOptions), _handle_out]),
     "planekit_cloud_get_info": (_status, [c_void_p, POINTER(CloudInfo)]),
     "planekit_cloud_free": (None, [c_void_p]),
@@ -109,6 +110,7 @@ _PROTOTYPES = {
                                             _handle_out]),
     "planekit_detection_plane_count": (c_int64, [c_void_p]),
     "planekit_detection_plane": (_status, [c_void_p, c_int64, c_void_p]),
+    "planekit_detection_planes": (_status, [c_void_p, c_void_p, c_int64, POINTER(c_int64)]),
     "planekit_detection_boundary": (_status, [c_void_p, c_int64, POINTER(POINTER(c_float)), POINTER(c_int64)]),
     "planekit_detection_labels": (_status, [c_void_p, POINTER(POINTER(c_uint16)), POINTER(c_int64), POINTER(c_int64)]),
     "planekit_detection_milliseconds": (c_double, [c_void_p]),

@@ -80,10 +80,10 @@ class Session:
         text = ctypes.c_char_p()
         if image.dtype == np.uint16:
             scale = _arrays.positive(depth_scale, "depth_scale")
-            status = lib.planekit_session_update_u16(self._pointer(), image.ctypes.data, width, height,
+            status = lib.planekit_session_update_u16(self._pointer(), _arrays.address(image), width, height,
                                                      ctypes.byref(camera), scale, ctypes.byref(info), ctypes.byref(text))
         else:
-            status = lib.planekit_session_update_f32(self._pointer(), image.ctypes.data, width, height,
+            status = lib.planekit_session_update_f32(self._pointer(), _arrays.address(image), width, height,
                                                      ctypes.byref(camera), ctypes.byref(info), ctypes.byref(text))
         _native.check(status)
         self._timestamp = float(timestamp)

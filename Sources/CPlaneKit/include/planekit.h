@@ -197,6 +197,13 @@ int64_t planekit_detection_plane_count(const planekit_detection *detection);
 /** Plane `index` (0-based, largest first; its label is index + 1). */
 planekit_status planekit_detection_plane(const planekit_detection *detection, int64_t index, planekit_plane *out);
 
+/**
+ * Every plane at once, largest first: writes up to `capacity` planes to `planes` (NULL when
+ * capacity is 0); *count is how many there are in all.
+ */
+planekit_status planekit_detection_planes(const planekit_detection *detection, planekit_plane *planes, int64_t capacity,
+                                          int64_t *count);
+
 /** Plane `index`'s outline: *count (x, z) pairs in the plane's local frame, counter-clockwise. */
 planekit_status planekit_detection_boundary(const planekit_detection *detection, int64_t index, const float **xz,
                                             int64_t *count);
@@ -205,7 +212,10 @@ planekit_status planekit_detection_boundary(const planekit_detection *detection,
 planekit_status planekit_detection_labels(const planekit_detection *detection, const uint16_t **labels,
                                           int64_t *width, int64_t *height);
 
-/** Milliseconds the library spent in the call that made this detection (conversion and detection). */
+/**
+ * Milliseconds the library spent in the call that made this detection: checking, converting the
+ * input, detecting and releasing its working buffers (everything but creating the handle).
+ */
 double planekit_detection_milliseconds(const planekit_detection *detection);
 
 void planekit_detection_free(planekit_detection *detection);
