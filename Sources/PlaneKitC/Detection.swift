@@ -21,9 +21,11 @@ final class CloudBox {
     init(cloud: PointCloud) { self.cloud = cloud }
 }
 
+/// The API version the library was built with (`PLANEKIT_API_VERSION`).
 @_cdecl("planekit_version")
 public func planekitVersion() -> Int32 { Int32(PLANEKIT_API_VERSION) }
 
+/// Detection options with every default: auto sensor, the input's own up, no depth limit.
 @_cdecl("planekit_detect_options_default")
 public func planekitDetectOptionsDefault() -> planekit_detect_options {
     planekit_detect_options(sensor: Int32(PLANEKIT_SENSOR_AUTO.rawValue), up: (0, 0, 0), max_depth: 0)
@@ -31,6 +33,7 @@ public func planekitDetectOptionsDefault() -> planekit_detect_options {
 
 // MARK: Reading
 
+/// Reads a cloud or depth image file as `planekit analyze` does; see planekit.h.
 @_cdecl("planekit_read")
 public func planekitRead(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer<planekit_read_options>?,
                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> planekit_status {
@@ -62,6 +65,7 @@ public func planekitRead(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer
     }
 }
 
+/// A read cloud's size, points, colours, camera and pose; the pointers point into the handle.
 @_cdecl("planekit_cloud_get_info")
 public func planekitCloudGetInfo(_ cloud: OpaquePointer?, _ out: UnsafeMutablePointer<planekit_cloud_info>?) -> planekit_status {
     reportingStatus {
@@ -83,6 +87,7 @@ public func planekitCloudGetInfo(_ cloud: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
+/// Frees a cloud handle; NULL is ignored.
 @_cdecl("planekit_cloud_free")
 public func planekitCloudFree(_ cloud: OpaquePointer?) { release(cloud, as: CloudBox.self) }
 
@@ -111,12 +116,14 @@ private func detecting(_ options: UnsafePointer<planekit_detect_options>?, into 
     }
 }
 
+/// Detects the planes of a read cloud exactly as `planekit analyze` does.
 @_cdecl("planekit_detect_cloud")
 public func planekitDetectCloud(_ cloud: OpaquePointer?, _ options: UnsafePointer<planekit_detect_options>?,
                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> planekit_status {
     detecting(options, into: out) { _ in try object(cloud, as: CloudBox.self, "cloud").cloud }
 }
 
+/// Detects the planes of caller-owned xyz points, organized (height > 1) or not.
 @_cdecl("planekit_detect_points")
 public func planekitDetectPoints(_ points: UnsafePointer<Float>?, _ width: Int64, _ height: Int64, _ pointStride: Int64,
                                  _ cameraIntrinsics: UnsafePointer<planekit_intrinsics>?,
@@ -156,6 +163,7 @@ private func depthCloud(width: Int64, height: Int64, intrinsics cameraIntrinsics
     return try DepthImage(width: Int(width), height: Int(height), depths: depths).pointCloud(intrinsics: camera)
 }
 
+/// Detects the planes of a caller-owned 16-bit depth image.
 @_cdecl("planekit_detect_depth_u16")
 public func planekitDetectDepthU16(_ depth: UnsafePointer<UInt16>?, _ width: Int64, _ height: Int64,
                                    _ cameraIntrinsics: UnsafePointer<planekit_intrinsics>?, _ depthScale: Float,
@@ -173,6 +181,7 @@ public func planekitDetectDepthU16(_ depth: UnsafePointer<UInt16>?, _ width: Int
     }
 }
 
+/// Detects the planes of a caller-owned float depth image in metres.
 @_cdecl("planekit_detect_depth_f32")
 public func planekitDetectDepthF32(_ depth: UnsafePointer<Float>?, _ width: Int64, _ height: Int64,
                                    _ cameraIntrinsics: UnsafePointer<planekit_intrinsics>?,
@@ -198,6 +207,7 @@ private func plane(_ detection: OpaquePointer?, _ index: Int64) throws(APIFailur
     return planes[Int(index)]
 }
 
+/// How many planes a detection holds (0 for NULL).
 @_cdecl("planekit_detection_plane_count")
 public func planekitDetectionPlaneCount(_ detection: OpaquePointer?) -> Int64 {
     guard let box = try? object(detection, as: DetectionBox.self, "detection") else { return 0 }
@@ -223,6 +233,7 @@ private func described(_ plane: DetectedPlane) -> planekit_plane {
     return described
 }
 
+/// One plane of a detection as the C struct.
 @_cdecl("planekit_detection_plane")
 public func planekitDetectionPlane(_ detection: OpaquePointer?, _ index: Int64, _ out: UnsafeMutablePointer<planekit_plane>?) -> planekit_status {
     reportingStatus {
@@ -231,6 +242,7 @@ public func planekitDetectionPlane(_ detection: OpaquePointer?, _ index: Int64, 
     }
 }
 
+/// Every plane of a detection at once, as many as fit in `capacity`.
 @_cdecl("planekit_detection_planes")
 public func planekitDetectionPlanes(_ detection: OpaquePointer?, _ planes: UnsafeMutablePointer<planekit_plane>?,
                                     _ capacity: Int64, _ count: UnsafeMutablePointer<Int64>?) -> planekit_status {
@@ -243,6 +255,7 @@ public func planekitDetectionPlanes(_ detection: OpaquePointer?, _ planes: Unsaf
     }
 }
 
+/// A plane's outline, pointing into the detection handle.
 @_cdecl("planekit_detection_boundary")
 public func planekitDetectionBoundary(_ detection: OpaquePointer?, _ index: Int64, _ xz: UnsafeMutablePointer<UnsafePointer<Float>?>?,
                                       _ count: UnsafeMutablePointer<Int64>?) -> planekit_status {
@@ -255,6 +268,7 @@ public func planekitDetectionBoundary(_ detection: OpaquePointer?, _ index: Int6
     }
 }
 
+/// The label image, pointing into the detection handle.
 @_cdecl("planekit_detection_labels")
 public func planekitDetectionLabels(_ detection: OpaquePointer?, _ labels: UnsafeMutablePointer<UnsafePointer<UInt16>?>?,
                                     _ width: UnsafeMutablePointer<Int64>?, _ height: UnsafeMutablePointer<Int64>?) -> planekit_status {
@@ -267,11 +281,13 @@ public func planekitDetectionLabels(_ detection: OpaquePointer?, _ labels: Unsaf
     }
 }
 
+/// The library's time in the call that made the detection (NaN for NULL).
 @_cdecl("planekit_detection_milliseconds")
 public func planekitDetectionMilliseconds(_ detection: OpaquePointer?) -> Double {
     (try? object(detection, as: DetectionBox.self, "detection"))?.milliseconds ?? .nan
 }
 
+/// Frees a detection handle; NULL is ignored.
 @_cdecl("planekit_detection_free")
 public func planekitDetectionFree(_ detection: OpaquePointer?) { release(detection, as: DetectionBox.self) }
 
@@ -308,9 +324,11 @@ private func name(_ code: Int32, in names: [StaticString]) -> UnsafePointer<CCha
     return UnsafeRawPointer(chosen.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
+/// The name of a `planekit_alignment`, or "".
 @_cdecl("planekit_alignment_name")
 public func planekitAlignmentName(_ alignment: Int32) -> UnsafePointer<CChar> { name(alignment, in: alignmentNames) }
 
+/// The name of a `planekit_classification`, or "".
 @_cdecl("planekit_classification_name")
 public func planekitClassificationName(_ classification: Int32) -> UnsafePointer<CChar> {
     name(classification, in: classificationNames)

@@ -1,6 +1,7 @@
 import CPlaneKit
 import PlaneKitSynthesis
 
+/// Hoover et al.'s scores of a label image against ground truth, as `planekit evaluate` gives them.
 @_cdecl("planekit_evaluate")
 public func planekitEvaluate(_ detected: UnsafePointer<UInt16>?, _ truth: UnsafePointer<UInt16>?, _ width: Int64, _ height: Int64,
                              _ threshold: Double, _ minPixels: Int64, _ points: UnsafePointer<Float>?, _ pointStride: Int64,

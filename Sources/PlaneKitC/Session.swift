@@ -35,6 +35,7 @@ final class SessionBox {
     }
 }
 
+/// A new tracking session, carrying records out as `planekit stream` does.
 @_cdecl("planekit_session_create")
 public func planekitSessionCreate(_ options: UnsafePointer<planekit_session_options>?,
                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> planekit_status {
@@ -52,6 +53,7 @@ public func planekitSessionCreate(_ options: UnsafePointer<planekit_session_opti
     }
 }
 
+/// Frees a session handle; NULL is ignored.
 @_cdecl("planekit_session_free")
 public func planekitSessionFree(_ session: OpaquePointer?) { release(session, as: SessionBox.self) }
 
@@ -89,6 +91,7 @@ private func update(_ session: OpaquePointer?, width: Int64, height: Int64, intr
     }
 }
 
+/// Feeds a 16-bit depth frame; its events as NDJSON in `events`.
 @_cdecl("planekit_session_update_u16")
 public func planekitSessionUpdateU16(_ session: OpaquePointer?, _ depth: UnsafePointer<UInt16>?, _ width: Int64, _ height: Int64,
                                      _ cameraIntrinsics: UnsafePointer<planekit_intrinsics>?, _ depthScale: Float,
@@ -105,6 +108,7 @@ public func planekitSessionUpdateU16(_ session: OpaquePointer?, _ depth: UnsafeP
     }
 }
 
+/// Feeds a float depth frame in metres; its events as NDJSON in `events`.
 @_cdecl("planekit_session_update_f32")
 public func planekitSessionUpdateF32(_ session: OpaquePointer?, _ depth: UnsafePointer<Float>?, _ width: Int64, _ height: Int64,
                                      _ cameraIntrinsics: UnsafePointer<planekit_intrinsics>?,
@@ -118,6 +122,7 @@ public func planekitSessionUpdateF32(_ session: OpaquePointer?, _ depth: UnsafeP
     }
 }
 
+/// Carries out one command record of the stream format, given as JSON text.
 @_cdecl("planekit_session_command")
 public func planekitSessionCommand(_ session: OpaquePointer?, _ recordJSON: UnsafePointer<CChar>?,
                                    _ events: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> planekit_status {
@@ -135,6 +140,7 @@ public func planekitSessionCommand(_ session: OpaquePointer?, _ recordJSON: Unsa
     }
 }
 
+/// Writes the session's world map (the stream's `saveMap`).
 @_cdecl("planekit_session_save_map")
 public func planekitSessionSaveMap(_ session: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                                    _ events: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> planekit_status {
@@ -144,6 +150,7 @@ public func planekitSessionSaveMap(_ session: OpaquePointer?, _ path: UnsafePoin
     }
 }
 
+/// Loads a world map and relocalizes into it (the stream's `loadMap`).
 @_cdecl("planekit_session_load_map")
 public func planekitSessionLoadMap(_ session: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                                    _ events: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> planekit_status {
@@ -187,6 +194,7 @@ private func alignment(_ code: Int32) throws(APIFailure) -> PlaneAlignment {
     }
 }
 
+/// Hit-tests the ray through a pixel of the latest frame; hits as C structs, nearest first.
 @_cdecl("planekit_session_raycast")
 public func planekitSessionRaycast(_ session: OpaquePointer?, _ x: Float, _ y: Float, _ target: Int32, _ alignmentValue: Int32,
                                    _ hits: UnsafeMutablePointer<planekit_hit>?, _ capacity: Int64,

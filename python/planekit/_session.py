@@ -4,6 +4,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -57,6 +58,9 @@ class Session:
                               lib.planekit_session_free)
         self._timestamp: Optional[float] = None
         self.frame_interval = 1 / 30
+        # The library releases the GIL during a call and a session must not be used by two threads
+        # at once: calls from several Python threads take turns.
+        self._lock = threading.Lock()
 
     def update(self, depth: np.ndarray, intrinsics: IntrinsicsLike, pose: Optional[Any] = None,
                gravity: Optional[Sequence[float]] = None, *, depth_scale: float = 0.001,
@@ -78,23 +82,25 @@ class Session:
             info.gravity = down.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
         height, width = image.shape
         text = ctypes.c_char_p()
-        if image.dtype == np.uint16:
-            scale = _arrays.positive(depth_scale, "depth_scale")
-            status = lib.planekit_session_update_u16(self._pointer(), _arrays.address(image), width, height,
-                                                     ctypes.byref(camera), scale, ctypes.byref(info), ctypes.byref(text))
-        else:
-            status = lib.planekit_session_update_f32(self._pointer(), _arrays.address(image), width, height,
-                                                     ctypes.byref(camera), ctypes.byref(info), ctypes.byref(text))
-        _native.check(status)
-        self._timestamp = float(timestamp)
-        return _events(text.value)
+        scale = _arrays.positive(depth_scale, "depth_scale")
+        with self._lock:
+            if image.dtype == np.uint16:
+                status = lib.planekit_session_update_u16(self._pointer(), _arrays.address(image), width, height,
+                                                         ctypes.byref(camera), scale, ctypes.byref(info), ctypes.byref(text))
+            else:
+                status = lib.planekit_session_update_f32(self._pointer(), _arrays.address(image), width, height,
+                                                         ctypes.byref(camera), ctypes.byref(info), ctypes.byref(text))
+            _native.check(status)
+            self._timestamp = float(timestamp)
+            return _events(text.value)
 
     def command(self, record: Dict[str, Any]) -> List[Event]:
         """Carries out one command record of the stream format (tap, drag, rotate, remove, raycast,
         saveMap, loadMap), e.g. `{"type": "rotate", "object": "object-1", "angle": 0.5}`."""
         text = ctypes.c_char_p()
-        _native.check(lib.planekit_session_command(self._pointer(), json.dumps(record).encode(), ctypes.byref(text)))
-        return _events(text.value)
+        with self._lock:
+            _native.check(lib.planekit_session_command(self._pointer(), json.dumps(record).encode(), ctypes.byref(text)))
+            return _events(text.value)
 
     def place(self, x: float, y: float, name: str = "object", size: Sequence[float] = (0.3, 0.3, 0.3)) -> Event:
         """Places an object where the ray through pixel (x, y) of the latest frame lands (the smart
@@ -115,8 +121,9 @@ class Session:
         while True:
             hits = (_native.Hit * capacity)()
             count = ctypes.c_int64()
-            _native.check(lib.planekit_session_raycast(self._pointer(), float(x), float(y), HIT_TARGETS.index(target),
-                                                       ALIGNMENTS.index(alignment), hits, capacity, ctypes.byref(count)))
+            with self._lock:
+                _native.check(lib.planekit_session_raycast(self._pointer(), float(x), float(y), HIT_TARGETS.index(target),
+                                                           ALIGNMENTS.index(alignment), hits, capacity, ctypes.byref(count)))
             if count.value <= capacity:
                 break
             capacity = count.value
@@ -130,18 +137,21 @@ class Session:
     def save_map(self, path: Union[str, os.PathLike]) -> Event:
         """Writes the session's world map to `path`; returns the `mapSaved` event."""
         text = ctypes.c_char_p()
-        _native.check(lib.planekit_session_save_map(self._pointer(), os.fsencode(path), ctypes.byref(text)))
-        return _events(text.value)[0]
+        with self._lock:
+            _native.check(lib.planekit_session_save_map(self._pointer(), os.fsencode(path), ctypes.byref(text)))
+            return _events(text.value)[0]
 
     def load_map(self, path: Union[str, os.PathLike]) -> Event:
         """Loads a world map and relocalizes into it over the next frames; returns `mapLoaded`."""
         text = ctypes.c_char_p()
-        _native.check(lib.planekit_session_load_map(self._pointer(), os.fsencode(path), ctypes.byref(text)))
-        return _events(text.value)[0]
+        with self._lock:
+            _native.check(lib.planekit_session_load_map(self._pointer(), os.fsencode(path), ctypes.byref(text)))
+            return _events(text.value)[0]
 
     def close(self) -> None:
         """Frees the session now (otherwise when it is garbage collected)."""
-        self._handle = None
+        with self._lock:
+            self._handle = None
 
     def _pointer(self) -> ctypes.c_void_p:
         if self._handle is None:

@@ -88,3 +88,27 @@ def test_refused_frames_and_commands_raise(sample):
             session.load_map("/nonexistent/room.pkmap")
     with pytest.raises(ValueError, match="closed"):
         session.update(depth, sample.intrinsics)
+
+
+def test_threads_sharing_a_session_take_turns(sample):
+    """The library releases the GIL; two threads feeding one session must not run into each other."""
+    import threading
+
+    depth = sample.depth
+    outcomes = []
+    with planekit.Session() as session:
+        def feed(offset):
+            for frame in range(6):
+                try:
+                    session.update(depth, sample.intrinsics, pose=sample.pose, timestamp=frame + offset)
+                    outcomes.append("events")
+                except planekit.SessionError:  # the other thread's frame came later in time
+                    outcomes.append("refused")
+
+        threads = [threading.Thread(target=feed, args=(offset,)) for offset in (0.0, 0.5)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(outcomes) == 12 and outcomes.count("events") >= 6
+        assert session.raycast(320, 240, target="any")
