@@ -20,6 +20,9 @@ let package = Package(
         .executable(name: "planekit-view", targets: ["planekit-view"]),
         // Built beside the executable by `swift build`; loaded only when PCL is needed.
         .library(name: "PlaneKitPCLBridge", type: .dynamic, targets: ["PCLBridge"]),
+        // The C API (Sources/CPlaneKit/include/planekit.h) as libPlaneKitC.so, for C, C++ and
+        // the Python package in python/.
+        .library(name: "PlaneKitC", type: .dynamic, targets: ["PlaneKitC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -79,6 +82,14 @@ let package = Package(
             name: "PlaneKit",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitTracking", "PlaneKitStream",
+            ]),
+        // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
+        .target(name: "CPlaneKit"),
+        .target(
+            name: "PlaneKitC",
+            dependencies: [
+                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitTracking", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the

@@ -64,9 +64,12 @@ swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitVie
 # the daemons they start (about 20 s), which beside the long suites would hold a pool thread.
 swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitDiscoveryTests --no-parallel
 # A whole-suite run also runs the live view's browser test and the samples/ pipelines with the
-# binary that build made.
+# binary that build made, and the C API's test program and the Python package's pytest suite
+# with the library it made (libPlaneKitC.so).
 scripts/test-view.sh
 scripts/check-samples.sh
 scripts/check-cli.sh
 scripts/check-users.sh
 scripts/check-sequences.sh
+scripts/check-c-api.sh
+scripts/check-python.sh
