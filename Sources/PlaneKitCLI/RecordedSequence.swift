@@ -16,7 +16,9 @@ import PlaneKitStream
 ///   is left out, with a warning.
 ///
 /// A `camera-intrinsics.txt` in the folder (the 3×3 camera matrix, row by row, as 7-Scenes
-/// ships it) replaces the layout's intrinsics. `encode --sequence` writes the same frames as
+/// ships it) replaces the layout's intrinsics. A `gravity-direction.txt` (gravity's down in the
+/// reference world, three numbers) gives each frame its gravity in camera coordinates
+/// (``gravity(_:)``), as an accelerometer would. `encode --sequence` writes the same frames as
 /// depth16 records with their poses.
 ///
 /// Only the file list and the poses are read up front; ``cloud(_:)`` and ``streamFrame(_:maxDepth:timestamp:)``
@@ -38,6 +40,8 @@ struct RecordedSequence {
     let intrinsics: PinholeIntrinsics
     /// Metres per depth unit.
     let depthScale: Float
+    /// Gravity's down in the reference world (unit), from the folder's `gravity-direction.txt`.
+    let gravityDirection: SIMD3<Float>?
 
     /// The frames of the folder at `folder`, at most `limit` of them from the start; `intrinsics`
     /// and `depthScale` replace the layout's when given.
@@ -48,6 +52,7 @@ struct RecordedSequence {
             throw ValidationError("\(folder) is not a folder that can be read")
         }
         let given = try given ?? Self.cameraMatrix(in: url, names: names)
+        gravityDirection = try Self.gravityDirection(in: url, names: names)
         if names.contains("depth.txt"), names.contains("groundtruth.txt") {
             layout = .tum
             depthScale = givenScale ?? 0.0002
@@ -79,6 +84,12 @@ struct RecordedSequence {
     /// How many frames there are.
     var count: Int { paths.count }
 
+    /// Frame `index`'s gravity (down, unit) in its camera's coordinates: the reference pose's
+    /// rotation, transposed, times the world's gravity; `nil` when the folder gives no gravity.
+    func gravity(_ index: Int) -> SIMD3<Float>? {
+        gravityDirection.map { poses[index].rotation.transposed * $0 }
+    }
+
     /// Frame `index`'s organized cloud (camera coordinates; 0 and 65 535 are holes).
     func cloud(_ index: Int) throws -> PointCloud {
         DepthImage(try DepthImageReader.readRaw(path: paths[index]), scale: depthScale).pointCloud(intrinsics: intrinsics)
@@ -108,6 +119,17 @@ struct RecordedSequence {
             throw ValidationError("\(path): expected the 3×3 camera matrix fx 0 cx / 0 fy cy / 0 0 1")
         }
         return k
+    }
+
+    /// The unit down direction in the folder's `gravity-direction.txt`, `nil` when there is none;
+    /// an error when it is there but not three numbers of a direction.
+    private static func gravityDirection(in folder: URL, names: [String]) throws -> SIMD3<Float>? {
+        guard names.contains("gravity-direction.txt") else { return nil }
+        let path = folder.appendingPathComponent("gravity-direction.txt").path
+        let numbers = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
+        let down = numbers.count == 3 ? SIMD3(numbers[0], numbers[1], numbers[2]) : .zero
+        guard length(down) > 0.5 else { throw ValidationError("\(path): expected gravity's direction, three numbers") }
+        return normalize(down)
     }
 
     private mutating func readTUM(_ folder: URL, limit: Int) throws {

@@ -22,6 +22,8 @@ struct TrackingWalk {
         /// The accelerometer's mean reading over the interval before the frame (camera
         /// coordinates, m/s²), when the walk has one.
         var acceleration: SIMD3<Float>?
+        /// Gravity's down (unit, camera coordinates), when the walk gives it.
+        var gravity: SIMD3<Float>?
     }
 
     /// What the walk is, for the report.
@@ -34,6 +36,13 @@ struct TrackingWalk {
     let depthScale: Float
     /// The noise of the generated walk's accelerometer; `nil` gives frames without readings.
     var accelerometer: SyntheticSequence.AccelerometerNoise?
+    /// Whether frames carry the recorded walk's gravity (when it has one).
+    var usesGravity = true
+    /// `true` when the walk's frames can carry gravity.
+    var hasGravity: Bool {
+        if case .recorded(let sequence) = source { return sequence.gravityDirection != nil }
+        return false
+    }
     private let source: Source
 
     private enum Source {
@@ -69,7 +78,7 @@ struct TrackingWalk {
                          acceleration: accelerometer.map { sequence.accelerometerReading(ofFrame: index, noise: $0) })
         case .recorded(let sequence):
             return Frame(cloud: try sequence.cloud(index), intrinsics: intrinsics, timestamp: sequence.timestamps[index],
-                         reference: sequence.poses[index])
+                         reference: sequence.poses[index], gravity: usesGravity ? sequence.gravity(index) : nil)
         }
     }
 

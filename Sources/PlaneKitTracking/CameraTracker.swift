@@ -22,8 +22,9 @@ import PlaneKitInput
 /// ``TrackingState/Reason/excessiveMotion``), and later frames are registered against every
 /// keyframe in turn until one fits. The pose never jumps without a registration behind it.
 ///
-/// In a levelled world each new keyframe is put back level on the floor it sees
-/// (``refineKeyframe(with:)``), so tilt and height do not drift while the floor is in view.
+/// In a levelled world each new keyframe is put back level on the gravity its frame brings, and
+/// on the floor it sees (``refineKeyframe(with:)``), so tilt and height do not drift while
+/// gravity is given or the floor is in view.
 ///
 /// Frames may bring the accelerometer's reading (``InertialMotion``): the position is then
 /// predicted from a velocity integrated with it rather than from the recent motion alone, which
@@ -46,6 +47,10 @@ public struct CameraTracker: Sendable {
         public var relocalizationInlierFraction: Float = 0.55
         /// Below this inlier share the active keyframe is replaced even if the camera is near it.
         public var keyframeInlierFraction: Float = 0.7
+        /// A registration that is used but whose inliers are fewer than this share of the
+        /// sample points leaves the state `limited` (``TrackingState/Reason/insufficientFeatures``):
+        /// much of the view does not fit the map, so the pose rests on what is left.
+        public var weakInlierFraction: Float = 0.55
         /// The smallest over the largest eigenvalue of the rotation or translation block of
         /// the equations below which a direction counts as unconstrained.
         public var minimumConditioning: Double = 0.0005
@@ -84,6 +89,21 @@ public struct CameraTracker: Sendable {
     /// The world's up in the first tracked frame's camera coordinates when it came from gravity
     /// or the floor, `nil` when it is not known.
     public private(set) var levelledUp: SIMD3<Float>?
+    /// How well the latest frame registered, `nil` when it was not registered (the first
+    /// frame, a given pose, too few points).
+    public private(set) var latestRegistration: RegistrationQuality?
+
+    /// How well a frame registered against the map.
+    public struct RegistrationQuality: Sendable, Hashable {
+        /// The share of the frame's sample points within 3σ of the depth noise of the map's surface.
+        public var inlierFraction: Float
+        /// The root mean square point-to-plane residual of those inliers (m).
+        public var residual: Float
+        /// The smallest over the largest eigenvalue of the rotation and of the translation
+        /// block of the registration's equations, the smaller of the two: near 0 when the view
+        /// leaves a direction of motion free.
+        public var conditioning: Double
+    }
 
     private var registration: DepthRegistration
     private var keyframes: [DepthKeyframe] = []
@@ -99,6 +119,8 @@ public struct CameraTracker: Sendable {
     private var keyframesRefined = false
     /// The floor's world height, from the first keyframe that saw it in a levelled world.
     private var floorHeight: Float?
+    /// The latest frame's up (camera coordinates, unit) from its gravity, when it brought one.
+    private var gravityUp: SIMD3<Float>?
 
     /// A tracker with nothing mapped.
     public init(configuration: Configuration = Configuration()) {
@@ -136,6 +158,7 @@ public struct CameraTracker: Sendable {
             cloud.intrinsics = intrinsics
             floorUp = (try? OrganizedPlaneDetector().detect(in: cloud)).flatMap(CameraTracker.floorNormal(in:))
         }
+        gravityUp = gravity.flatMap { (-$0).normalized }
         return frame.points.withUnsafeBufferPointer { points in
             track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,
                   acceleration: acceleration, timestamp: timestamp)
@@ -161,6 +184,7 @@ public struct CameraTracker: Sendable {
                                 intrinsics: PinholeIntrinsics, up: SIMD3<Float>?, acceleration specificForce: SIMD3<Float>?,
                                 timestamp: Double) -> CameraEstimate {
         frameCount += 1
+        latestRegistration = nil
         let previousTime = self.timestamp ?? timestamp
         let elapsed = max(0, timestamp - previousTime)
         self.timestamp = timestamp
@@ -189,8 +213,9 @@ public struct CameraTracker: Sendable {
         let acceleration = specificForce.map { inertial.acceleration(specificForce: $0, rotation: predicted.rotation) }
         let inertialPrediction = acceleration.flatMap { inertial.predict(from: pose.translation, acceleration: $0, dt: dt) }
         if let inertialPrediction { predicted.translation = inertialPrediction }
-        let keyframe = keyframes[active]
-        let result = registration.register(to: keyframe, initial: keyframe.pose.inverse * predicted)
+        // The pose alone: a copy of the keyframe held here would make fusing into it copy its maps.
+        let keyframePose = keyframes[active].pose
+        let result = registration.register(to: keyframes[active], initial: keyframePose.inverse * predicted)
         guard accepts(result, fraction: configuration.minimumInlierFraction) else {
             lost = true
             motion.reset()
@@ -198,7 +223,9 @@ public struct CameraTracker: Sendable {
             relocalize()
             return estimate
         }
-        let estimated = (keyframe.pose * result.transform).orthonormalized
+        latestRegistration = RegistrationQuality(inlierFraction: result.inlierFraction, residual: result.rms,
+                                                 conditioning: min(result.conditioning.rotation, result.conditioning.translation))
+        let estimated = (keyframePose * result.transform).orthonormalized
         let step = pose.inverse * estimated
         let allowedStep = max(configuration.minimumStep, configuration.maximumSpeed * Float(elapsed))
         let allowedTurn = max(configuration.minimumTurn, configuration.maximumTurnRate * Float(elapsed))
@@ -213,13 +240,14 @@ public struct CameraTracker: Sendable {
         if let acceleration {
             inertial.update(previous: pose.translation, predicted: inertialPrediction, measured: estimated.translation,
                             acceleration: acceleration, dt: dt, learnsBias: isConstrained(result),
-                            trust: trust(result, keyframe: keyframe))
+                            trust: trust(result, keyframeRotation: keyframePose.rotation))
         }
         pose = estimated
-        if !isConstrained(result) {
+        if !isConstrained(result) || result.inlierFraction < configuration.weakInlierFraction {
             // Some direction is free (a floor and one wall): the pose along it is only the
-            // prediction, which keeps the motion of the last well-constrained frames. The map
-            // still follows, so the track is not lost when the view moves on.
+            // prediction, which keeps the motion of the last well-constrained frames. Or much of
+            // the view does not fit the map: the pose rests on what is left. The map still
+            // follows, so the track is not lost when the view moves on.
             state = .limited(.insufficientFeatures)
             updateKeyframes(points: points, width: width, height: height, intrinsics: intrinsics, result: result)
             return estimate
@@ -374,6 +402,12 @@ public struct CameraTracker: Sendable {
                 return
             }
         }
+        if levelledUp != nil, let gravityUp {
+            // Gravity fixes the tilt absolutely: a keyframe levelled on it carries no tilt
+            // error on to the frames registered against it.
+            pose = Transform(rotation: WorldLevelling.turnUp(pose.rotation * gravityUp) * pose.rotation,
+                             translation: pose.translation).orthonormalized
+        }
         let keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
                                      frame: frameCount - 1)
         if keyframes.count >= configuration.maximumKeyframes {
@@ -392,7 +426,7 @@ public struct CameraTracker: Sendable {
     /// those they leave free (below ``Configuration/minimumConditioning``), linearly between.
     /// A weakly held direction's estimate is pulled by edges and noise; feeding it to the
     /// velocity would carry that error on through the next blank wall.
-    private func trust(_ result: DepthRegistration.Result, keyframe: DepthKeyframe) -> Matrix3 {
+    private func trust(_ result: DepthRegistration.Result, keyframeRotation: Matrix3) -> Matrix3 {
         let strength = result.translationStrength
         let largest = strength.values.z
         guard largest > 0 else { return Matrix3(.zero, .zero, .zero) }
@@ -401,7 +435,7 @@ public struct CameraTracker: Sendable {
         for (value, vector) in [(strength.values.x, strength.smallestVector), (strength.values.y, strength.middleVector),
                                 (largest, strength.largestVector)] {
             let weight = Float(min(1, max(0, (value / largest - free) / (firm - free))))
-            let e = keyframe.pose.rotation * SIMD3<Float>(vector)
+            let e = keyframeRotation * SIMD3<Float>(vector)
             columns.0 += weight * e.x * e
             columns.1 += weight * e.y * e
             columns.2 += weight * e.z * e

@@ -93,6 +93,39 @@ struct DepthKeyframe: Sendable {
         validCount = valid
     }
 
+    /// Projective data association: calls `body` for each of `points` (a frame's, camera
+    /// coordinates) that, moved by `transform` (keyframe-from-frame), projects onto a grid cell
+    /// with a point (so a normal) no farther than `distance` from it. `body` gets the moved
+    /// point, the cell's normal, the point-to-plane residual (along the normal) and the cell's depth.
+    @inline(__always)
+    func forEachPair(of points: UnsafeBufferPointer<SIMD3<Float>>, transform: Transform, distance: Float,
+                     _ body: (_ moved: SIMD3<Float>, _ normal: SIMD3<Float>, _ residual: Float, _ depth: Float) -> Void) {
+        let (c0, c1, c2) = transform.rotation.columns
+        let t = transform.translation
+        let w = width, h = height
+        let fx = self.fx, fy = self.fy, cx = self.cx, cy = self.cy
+        let maxU = Float(w), maxV = Float(h)
+        let distance2 = distance * distance
+        vertices.withUnsafeBufferPointer { vertices in
+            normals.withUnsafeBufferPointer { normals in
+                for p in points {
+                    let q = c0 * p.x + c1 * p.y + c2 * p.z + t
+                    guard q.z > 0.05 else { continue }
+                    let inverse = 1 / q.z
+                    let uf = fx * q.x * inverse + cx + 0.5, vf = fy * q.y * inverse + cy + 0.5
+                    guard uf >= 0, vf >= 0, uf < maxU, vf < maxV else { continue }
+                    let i = Int(vf) * w + Int(uf)
+                    let vertex = vertices[i]
+                    guard vertex.z > 0 else { continue }
+                    let d = q - vertex
+                    guard (d * d).sum() < distance2 else { continue }
+                    let n = normals[i]
+                    body(q, n, (n * d).sum(), vertex.z)
+                }
+            }
+        }
+    }
+
     /// Replaces the points and normals of grid cells on a detected plane by the plane itself:
     /// the normal of the plane's fit over thousands of points, and the point where the cell's
     /// pixel ray meets the plane. The model is then the measured surface without its noise, so

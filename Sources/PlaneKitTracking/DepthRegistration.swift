@@ -118,49 +118,43 @@ struct DepthRegistration: Sendable {
                       conditioning: equations.conditioning, translationStrength: equations.translationStrength, solved: solved)
     }
 
+    /// The median absolute point-to-plane residual (m) of the fine grid's points against
+    /// `keyframe` under `transform`, over the pairs within `distance`, and the pair count; `nil`
+    /// when none pairs. For judging poses, not for tracking (it sorts the residuals).
+    func medianResidual(to keyframe: DepthKeyframe, transform: Transform, distance: Float) -> (median: Float, pairs: Int)? {
+        var residuals: [Float] = []
+        residuals.reserveCapacity(fine.count)
+        fine.withUnsafeBufferPointer { points in
+            keyframe.forEachPair(of: points, transform: transform, distance: distance) { _, _, r, _ in
+                residuals.append(abs(r))
+            }
+        }
+        guard !residuals.isEmpty else { return nil }
+        residuals.sort()
+        return (residuals[residuals.count / 2], residuals.count)
+    }
+
     /// One pass over `points`: fills `equations` with the weighted point-to-plane terms at
     /// `transform` and returns the inlier count and their RMS residual.
     @discardableResult
     private func accumulate(_ points: UnsafeBufferPointer<SIMD3<Float>>, keyframe: DepthKeyframe, transform: Transform,
                             distance: Float, into equations: inout PoseNormalEquations) -> (Int, Float) {
-        let (c0, c1, c2) = transform.rotation.columns
-        let t = transform.translation
-        let w = keyframe.width, h = keyframe.height
-        let fx = keyframe.fx, fy = keyframe.fy, cx = keyframe.cx, cy = keyframe.cy
-        let maxU = Float(w) - 0.5, maxV = Float(h) - 0.5
-        let distance2 = distance * distance
         let a = configuration.noiseA, b = configuration.noiseB
         var block = PoseTermSums()
         equations.reset()
         var inliers = 0
         var squares: Float = 0
-        keyframe.vertices.withUnsafeBufferPointer { vertices in
-            keyframe.normals.withUnsafeBufferPointer { normals in
-                for p in points {
-                    let q = c0 * p.x + c1 * p.y + c2 * p.z + t
-                    guard q.z > 0.05 else { continue }
-                    let inverse = 1 / q.z
-                    let uf = fx * q.x * inverse + cx + 0.5, vf = fy * q.y * inverse + cy + 0.5
-                    guard uf >= 0, vf >= 0, uf < maxU + 0.5, vf < maxV + 0.5 else { continue }
-                    let i = Int(vf) * w + Int(uf)
-                    let vertex = vertices[i]
-                    guard vertex.z > 0 else { continue }
-                    let d = q - vertex
-                    guard (d * d).sum() < distance2 else { continue }
-                    let n = normals[i]
-                    let r = (n * d).sum()
-                    let sigma = a + b * vertex.z * vertex.z
-                    let absolute = abs(r)
-                    if absolute < 3 * sigma {
-                        inliers += 1
-                        squares += r * r
-                    }
-                    // Huber at 2σ, divided by σ² (inverse variance).
-                    let huber: Float = absolute <= 2 * sigma ? 1 : 2 * sigma / absolute
-                    if block.isFull { block.flush(into: &equations) }
-                    block.add(point: q, normal: n, residual: r, weight: huber / (sigma * sigma))
-                }
+        keyframe.forEachPair(of: points, transform: transform, distance: distance) { q, n, r, depth in
+            let sigma = a + b * depth * depth
+            let absolute = abs(r)
+            if absolute < 3 * sigma {
+                inliers += 1
+                squares += r * r
             }
+            // Huber at 2σ, divided by σ² (inverse variance).
+            let huber: Float = absolute <= 2 * sigma ? 1 : 2 * sigma / absolute
+            if block.isFull { block.flush(into: &equations) }
+            block.add(point: q, normal: n, residual: r, weight: huber / (sigma * sigma))
         }
         block.flush(into: &equations)
         return (inliers, inliers > 0 ? (squares / Float(inliers)).squareRoot() : 0)

@@ -3,10 +3,16 @@ import PlaneKitGeometry
 /// How far an estimated camera trajectory is from a reference one: the estimate is moved
 /// rigidly so that its first pose coincides with the reference's first pose, then the camera
 /// positions are compared frame by frame (absolute trajectory error with first-frame alignment,
-/// which charges all drift to the estimate).
+/// which charges all drift to the estimate, and is what an AR user sees: content stays where it
+/// was placed at the start). ``rigidFitRMSE`` is the same error after the rigid motion that fits
+/// the whole estimated path best onto the reference's (as TUM RGB-D's tools and most papers
+/// report it), which spreads the drift over the walk.
 public struct TrajectoryError: Sendable, Hashable {
-    /// Root mean square of the position errors (m).
+    /// Root mean square of the position errors (m) after the first-frame alignment.
     public var rmse: Float
+    /// Root mean square of the position errors (m) after the best rigid fit of all positions
+    /// (Horn's closed form, no scale).
+    public var rigidFitRMSE: Float
     /// The largest position error (m).
     public var maximum: Float
     /// The position error of the last pose (m).
@@ -30,6 +36,7 @@ public struct TrajectoryError: Sendable, Hashable {
             maximumRotation = max(maximumRotation, Transform(rotation: r.rotation.transposed * a.rotation).rotationAngle)
         }
         rmse = Float((squares / Double(estimated.count)).squareRoot())
+        rigidFitRMSE = Self.rigidFitRMSE(estimated.map(\.translation), reference.map(\.translation))
         self.maximum = maximum
         final = last
         self.maximumRotation = maximumRotation
@@ -47,5 +54,70 @@ public struct TrajectoryError: Sendable, Hashable {
         guard !estimated.isEmpty, estimated.count == reference.count else { return nil }
         let alignment = reference[0] * estimated[0].inverse
         return estimated.map { alignment * $0 }
+    }
+
+    /// The RMS distance (m) between `reference` and `estimated` moved by the rotation and
+    /// translation that minimise it. The rotation is Horn's (1987): the unit quaternion of the
+    /// largest eigenvalue of the 4×4 matrix built from the cross-covariance of the centred paths.
+    static func rigidFitRMSE(_ estimated: [SIMD3<Float>], _ reference: [SIMD3<Float>]) -> Float {
+        let count = Double(estimated.count)
+        let e = estimated.map { SIMD3<Double>($0) }, g = reference.map { SIMD3<Double>($0) }
+        let eMean = e.reduce(.zero, +) / count, gMean = g.reduce(.zero, +) / count
+        // s[a][b] = Σ e_a·g_b over the centred positions.
+        var s = [[Double]](repeating: [0, 0, 0], count: 3)
+        for (p, q) in zip(e, g) {
+            let a = p - eMean, b = q - gMean
+            for i in 0..<3 { for j in 0..<3 { s[i][j] += a[i] * b[j] } }
+        }
+        let n: [[Double]] = [
+            [s[0][0] + s[1][1] + s[2][2], s[1][2] - s[2][1], s[2][0] - s[0][2], s[0][1] - s[1][0]],
+            [s[1][2] - s[2][1], s[0][0] - s[1][1] - s[2][2], s[0][1] + s[1][0], s[2][0] + s[0][2]],
+            [s[2][0] - s[0][2], s[0][1] + s[1][0], -s[0][0] + s[1][1] - s[2][2], s[1][2] + s[2][1]],
+            [s[0][1] - s[1][0], s[2][0] + s[0][2], s[1][2] + s[2][1], -s[0][0] - s[1][1] + s[2][2]],
+        ]
+        let q = largestEigenvector(n)
+        let rotation = Quaternion(x: Float(q[1]), y: Float(q[2]), z: Float(q[3]), w: Float(q[0])).normalized.matrix
+        var squares: Double = 0
+        for (p, r) in zip(estimated, reference) {
+            let offset = rotation * (p - SIMD3<Float>(eMean)) + SIMD3<Float>(gMean) - r
+            squares += Double(dot(offset, offset))
+        }
+        return Float((squares / count).squareRoot())
+    }
+
+    /// The unit eigenvector of a symmetric 4×4 matrix's largest eigenvalue, by cyclic Jacobi
+    /// rotations (a few sweeps reach double precision at this size).
+    private static func largestEigenvector(_ matrix: [[Double]]) -> [Double] {
+        var a = matrix
+        var v: [[Double]] = (0..<4).map { i in (0..<4).map { $0 == i ? 1 : 0 } }
+        for _ in 0..<50 {
+            var off: Double = 0
+            for i in 0..<4 { for j in (i + 1)..<4 { off += a[i][j] * a[i][j] } }
+            if off < 1e-30 { break }
+            for p in 0..<4 {
+                for q in (p + 1)..<4 where a[p][q] != 0 {
+                    let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
+                    let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
+                    let c = 1 / (t * t + 1).squareRoot(), sn = t * c
+                    for k in 0..<4 {
+                        let akp = a[k][p], akq = a[k][q]
+                        a[k][p] = c * akp - sn * akq
+                        a[k][q] = sn * akp + c * akq
+                    }
+                    for k in 0..<4 {
+                        let apk = a[p][k], aqk = a[q][k]
+                        a[p][k] = c * apk - sn * aqk
+                        a[q][k] = sn * apk + c * aqk
+                    }
+                    for k in 0..<4 {
+                        let vkp = v[k][p], vkq = v[k][q]
+                        v[k][p] = c * vkp - sn * vkq
+                        v[k][q] = sn * vkp + c * vkq
+                    }
+                }
+            }
+        }
+        let best = (0..<4).max { a[$0][$0] < a[$1][$1] }!
+        return (0..<4).map { v[$0][best] }
     }
 }
