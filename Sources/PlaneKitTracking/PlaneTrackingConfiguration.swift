@@ -23,10 +23,12 @@ import PlaneKitGeometry
 /// confirmation, in the order of confirmation, so a lower identifier is an anchor the app has
 /// known longer.
 ///
-/// **Joining.** A candidate about to be confirmed that is a fragment of a confirmed anchor joins
-/// it instead of being announced: its covered cells within ``joinMargin`` (25 cm) of the
-/// anchor's, its normal within ``maximumAngleTolerance`` (20°) of the anchor's, and its
-/// supporting points within ``explainedRMS(atDepth:)`` of the anchor's plane (RMS distance). On
+/// **Joining.** A candidate about to be confirmed that is a tilted fragment of a confirmed anchor
+/// joins it instead of being announced: at most ``fragmentAreaFraction`` (a quarter) of the
+/// anchor's area, its covered cells within ``joinMargin`` (25 cm) of the anchor's, its normal
+/// beyond the association's angle tolerance (a parallel piece is left to association and
+/// merging) but within ``maximumAngleTolerance`` (20°) of the anchor's, and its supporting points
+/// within ``explainedRMS(atDepth:)`` of the anchor's plane (RMS distance). On
 /// a real depth camera a small patch fits a normal several degrees off — depth steps and the
 /// sensor's distortion are not the white noise the association's angle tolerance allows for —
 /// yet its points lie on the larger plane; announced, it would be merged away frames later.
@@ -136,6 +138,8 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     /// How far (m) from a confirmed anchor's covered cells a candidate about to be confirmed may
     /// lie and still join it as a fragment of it: 25 cm (``PlaneTracker/joins(_:_:depth:)``).
     public var joinMargin: Float = 0.25
+    /// The largest area of a candidate that joins an anchor, as a fraction of the anchor's: ¼.
+    public var fragmentAreaFraction: Float = 0.25
     /// Consecutive in-view frames without a sighting that drop a candidate: 10.
     public var removalFrames: Int = 10
     /// Frames without a sighting, in view or not, that drop a candidate: 30.
