@@ -283,10 +283,9 @@ public struct PlaneTracker: Sendable {
     }
 
     /// `true` when `candidate`, about to be confirmed with its centroid `depth` metres from the
-    /// camera, is a tilted fragment of the confirmed `anchor`: at most
-    /// ``PlaneTrackingConfiguration/fragmentAreaFraction`` of its area; its normal beyond the
-    /// association's angle tolerance but within ``PlaneTrackingConfiguration/maximumAngleTolerance``
-    /// (a parallel piece is left to association and merging, which judge offsets and gaps); its
+    /// camera, is a fragment of the confirmed `anchor`: at most
+    /// ``PlaneTrackingConfiguration/fragmentAreaFraction`` of its area (two box faces side by side
+    /// stay apart); its normal within ``PlaneTrackingConfiguration/maximumAngleTolerance``; its
     /// covered cells within ``PlaneTrackingConfiguration/joinMargin`` of the anchor's; and its
     /// supporting points within the sensor's noise of the anchor's plane (RMS distance at most
     /// ``PlaneTrackingConfiguration/explainedRMS(atDepth:)``). A small patch of a real surface
@@ -294,9 +293,8 @@ public struct PlaneTracker: Sendable {
     /// the white noise the angle tolerance allows for), yet its points lie on the larger plane.
     func joins(_ candidate: PlaneAnchor, _ anchor: PlaneAnchor, depth: Float) -> Bool {
         let c = configuration
-        let cosine = dot(candidate.normal, anchor.normal)
         guard candidate.area <= c.fragmentAreaFraction * anchor.area,
-              cosine >= cosf(c.maximumAngleTolerance), cosine < cosf(c.angleTolerance(between: candidate.plane, and: anchor.plane)),
+              dot(candidate.normal, anchor.normal) >= cosf(c.maximumAngleTolerance),
               anchor.touches(candidate, margin: c.joinMargin) else { return false }
         return anchor.plane.plane.rmsDistance(of: candidate.support) <= c.explainedRMS(atDepth: depth)
     }

@@ -23,11 +23,11 @@ import PlaneKitGeometry
 /// confirmation, in the order of confirmation, so a lower identifier is an anchor the app has
 /// known longer.
 ///
-/// **Joining.** A candidate about to be confirmed that is a tilted fragment of a confirmed anchor
-/// joins it instead of being announced: at most ``fragmentAreaFraction`` (a quarter) of the
-/// anchor's area, its covered cells within ``joinMargin`` (25 cm) of the anchor's, its normal
-/// beyond the association's angle tolerance (a parallel piece is left to association and
-/// merging) but within ``maximumAngleTolerance`` (20°) of the anchor's, and its supporting points
+/// **Joining.** A candidate about to be confirmed that is a fragment of a confirmed anchor joins
+/// it instead of being announced: at most ``fragmentAreaFraction`` (a quarter) of the anchor's
+/// area (two box faces side by side stay apart), its covered cells within ``joinMargin`` (25 cm)
+/// of the anchor's, its normal within ``maximumAngleTolerance`` (20°) of the anchor's, and its
+/// supporting points
 /// within ``explainedRMS(atDepth:)`` of the anchor's plane (RMS distance). On
 /// a real depth camera a small patch fits a normal several degrees off — depth steps and the
 /// sensor's distortion are not the white noise the association's angle tolerance allows for —

@@ -83,7 +83,7 @@ struct AnchorLifecycleTests {
     /// tilted for the angle tolerance, but its points lie within 1 cm RMS of the floor's plane,
     /// within what the noise explains 2.3 m from the camera (2.6 cm). It joins the floor when it
     /// would be confirmed, and no event names it. The same patch lying flat 4 cm above the floor
-    /// is a parallel surface, left to association and merging, and is announced.
+    /// is another surface (4 cm RMS from the floor's plane) and is announced.
     @Test(arguments: [(SIMD3<Float>(0.17365, 0.98481, 0), Float(0), true), (SIMD3(0, 1, 0), 0.04, false)])   // 10° tilt, flat
     func aTiltedFragmentBesideAnAnchorJoinsIt(normal: SIMD3<Float>, height: Float, joins: Bool) {
         var tracker = PlaneTracker()
