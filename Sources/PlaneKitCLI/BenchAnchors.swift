@@ -23,28 +23,29 @@ struct BenchAnchors: ParsableCommand {
             those classified floor, anchors added more than 10 m from the camera (planes from \
             invalid readings), and identifier stability:
             - probe points: on every anchor alive at the end with an area of at least 0.5 m², \
-              the points of a 10 cm square grid in the anchor's plane coordinates (its \
-              transform's local x and z, through its centre) inside its boundary polygon, taken \
-              into the world frame;
-            - a description reported by planeAdded or planeUpdated covers a probe point when the \
-              point is within 5 cm of its plane and projects inside its boundary polygon;
+            the points of a 10 cm square grid in the anchor's plane coordinates (its \
+            transform's local x and z, through its centre) inside its boundary polygon, taken \
+            into the world frame;
+            - a description reported by planeAdded or planeUpdated covers a probe point when its \
+            normal is within 30° of the probed anchor's, the point is within 5 cm of its plane \
+            and it projects inside its boundary polygon;
             - a probe point's identifiers: the distinct identifiers of every description that \
-              covered it over the walk, anchors merged away later included. 1 everywhere means \
-              each surface was shown under one name from its first announcement.
+            covered it over the walk, anchors merged away later included. 1 everywhere means \
+            each surface was shown under one name from its first announcement.
             The mean and the largest count over all probe points are printed.
 
             --log prints each planeAdded and planeRemoved as it happens: the anchor's frame, \
             area, class, distance from the camera and, for a merge, the keeper's identifier and \
             how far apart the two were (angle between normals, offset of the removed anchor's \
-            centre from the keeper's plane, gap between their boundaries).
+            centre from the keeper's plane, the keeper as it is after the merge).
 
               swift build -c release
               .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev
               .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev --frames 150 --log
             """)
 
-    @Option(help: "Frames to run (the first this many of the walk).")
-    var frames = Int.max
+    @Option(help: "Frames to run, the first this many of the walk (default: all).")
+    var frames: Int?
 
     @OptionGroup var recording: SequenceOptions
 
@@ -55,8 +56,8 @@ struct BenchAnchors: ParsableCommand {
     var json = false
 
     mutating func run() throws {
-        guard frames > 0 else { throw ValidationError("--frames must be positive") }
-        guard let walk = try recording.recorded(limit: frames) else { throw ValidationError("--sequence DIR is needed") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        guard let walk = try recording.recorded(limit: frames ?? .max) else { throw ValidationError("--sequence DIR is needed") }
         if BuildConfiguration.isDebug {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
@@ -110,26 +111,16 @@ struct BenchAnchors: ParsableCommand {
                 var line = "frame \(event.frame): planeRemoved \(anchor.identifier) " + CFormat.string("%.2f m²", anchor.area)
                 if let added = addedIn[anchor.identifier] { line += ", added in frame \(added)" }
                 if let into = event.mergedInto, let keeper = session.plane(into) {
-                    let gap = Self.gap(between: anchor, and: keeper)
                     line += " → merged into \(into) " + CFormat.string(
-                        "(%.2f m²): normals %.1f° apart, centre %.1f cm off its plane, boundaries %.1f cm apart",
+                        "(%.2f m²): normals %.1f° apart, centre %.1f cm off its plane",
                         keeper.area, anchor.normal.angle(to: keeper.normal) * 180 / .pi,
-                        keeper.plane.plane.signedDistance(to: anchor.center) * 100, gap * 100)
+                        keeper.plane.plane.signedDistance(to: anchor.center) * 100)
                 }
                 print(line)
             default:
                 break
             }
         }
-    }
-
-    /// The smallest distance between a boundary vertex of one anchor and one of the other (m).
-    private static func gap(between a: PlaneAnchor, and b: PlaneAnchor) -> Float {
-        func outline(_ x: PlaneAnchor) -> [SIMD3<Float>] {
-            x.plane.boundary.vertices.map { x.plane.transform.apply(toPoint: SIMD3($0.x, 0, $0.y)) }
-        }
-        let pb = outline(b)
-        return outline(a).reduce(Float.infinity) { best, p in pb.reduce(best) { min($0, distance(p, $1)) } }
     }
 }
 
