@@ -9,6 +9,6 @@ struct Bench: ParsableCommand {
             Benchmarks report medians over repeated runs on one thread. Run them from a release \
             build (scripts/bench.sh builds one); a debug build prints a warning.
             """,
-        subcommands: [BenchDetection.self, BenchRaycast.self, BenchSession.self, BenchTracking.self, BenchRelocalization.self, BenchShare.self],
+        subcommands: [BenchDetection.self, BenchRaycast.self, BenchSession.self, BenchTracking.self, BenchRelocalization.self, BenchAnchors.self, BenchShare.self],
         defaultSubcommand: BenchDetection.self)
 }

@@ -172,8 +172,17 @@ public struct PlaneTracker: Sendable {
         var renamed: [PlaneIdentifier: PlaneIdentifier] = [:]
         i = confirmedCount
         while i < tracked.count {
-            if touched.contains(tracked[i].identifier),
-               c.confirms(tracked[i], at: frame, depth: distance(position, tracked[i].plane.centroid)) {
+            let depth = distance(position, tracked[i].plane.centroid)
+            if touched.contains(tracked[i].identifier), c.confirms(tracked[i], at: frame, depth: depth) {
+                // A fragment of a surface already announced joins it instead of surfacing.
+                if let keeper = confirmed.indices.first(where: { joins(tracked[i], tracked[$0], depth: depth) }) {
+                    let fragment = tracked.remove(at: i)
+                    tracked[keeper].absorb(fragment)
+                    tracked[keeper].refresh(up: up, alignmentTolerance: c.alignmentTolerance)
+                    redirect[fragment.identifier] = tracked[keeper].identifier
+                    touched.insert(tracked[keeper].identifier)
+                    continue
+                }
                 var anchor = tracked.remove(at: i)
                 let name = PlaneIdentifier(nextIdentifier)
                 nextIdentifier += 1
@@ -271,6 +280,23 @@ public struct PlaneTracker: Sendable {
               abs(x.plane.plane.signedDistance(to: y.center)) <= tolerance,
               abs(y.plane.plane.signedDistance(to: x.center)) <= tolerance else { return false }
         return x.touches(y, margin: c.extentMargin) || isBridged(x, y, view: view) || arePiecesOfTheFloor(x, y, view: view)
+    }
+
+    /// `true` when `candidate`, about to be confirmed with its centroid `depth` metres from the
+    /// camera, is a fragment of the confirmed `anchor`: at most
+    /// ``PlaneTrackingConfiguration/fragmentAreaFraction`` of its area (two box faces side by side
+    /// stay apart); its normal within ``PlaneTrackingConfiguration/maximumAngleTolerance``; its
+    /// covered cells within ``PlaneTrackingConfiguration/joinMargin`` of the anchor's; and its
+    /// supporting points within the sensor's noise of the anchor's plane (RMS distance at most
+    /// ``PlaneTrackingConfiguration/explainedRMS(atDepth:)``). A small patch of a real surface
+    /// fits a normal several degrees off (depth quantisation and the sensor's distortion are not
+    /// the white noise the angle tolerance allows for), yet its points lie on the larger plane.
+    func joins(_ candidate: PlaneAnchor, _ anchor: PlaneAnchor, depth: Float) -> Bool {
+        let c = configuration
+        guard candidate.area <= c.fragmentAreaFraction * anchor.area,
+              dot(candidate.normal, anchor.normal) >= cosf(c.maximumAngleTolerance),
+              anchor.touches(candidate, margin: c.joinMargin) else { return false }
+        return anchor.plane.plane.rmsDistance(of: candidate.support) <= c.explainedRMS(atDepth: depth)
     }
 
     /// `true` when two coplanar anchors are pieces of the one floor the camera's carrier stands

@@ -23,6 +23,16 @@ import PlaneKitGeometry
 /// confirmation, in the order of confirmation, so a lower identifier is an anchor the app has
 /// known longer.
 ///
+/// **Joining.** A candidate about to be confirmed that is a fragment of a confirmed anchor joins
+/// it instead of being announced: at most ``fragmentAreaFraction`` (a quarter) of the anchor's
+/// area (two box faces side by side stay apart), its covered cells within ``joinMargin`` (25 cm)
+/// of the anchor's, its normal within ``maximumAngleTolerance`` (20°) of the anchor's, and its
+/// supporting points
+/// within ``explainedRMS(atDepth:)`` of the anchor's plane (RMS distance). On
+/// a real depth camera a small patch fits a normal several degrees off — depth steps and the
+/// sensor's distortion are not the white noise the association's angle tolerance allows for —
+/// yet its points lie on the larger plane; announced, it would be merged away frames later.
+///
 /// **Association.** A plane found in a frame (moved into world space) continues an anchor when
 /// - their normals are within ``angleTolerance`` (6°) widened by the tilt the noisier of the two
 ///   fits cannot rule out (``angleTolerance(between:and:)``, at most ``maximumAngleTolerance``),
@@ -125,6 +135,11 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     /// Fixed part of the largest RMS fit error (m) of a candidate confirmed at once for its size:
     /// 1 cm, plus twice the depth noise at its distance (``confirms(_:at:depth:)``).
     public var immediateConfirmationRMS: Float = 0.01
+    /// How far (m) from a confirmed anchor's covered cells a candidate about to be confirmed may
+    /// lie and still join it as a fragment of it: 25 cm (``PlaneTracker/joins(_:_:depth:)``).
+    public var joinMargin: Float = 0.25
+    /// The largest area of a candidate that joins an anchor, as a fraction of the anchor's: ¼.
+    public var fragmentAreaFraction: Float = 0.25
     /// Consecutive in-view frames without a sighting that drop a candidate: 10.
     public var removalFrames: Int = 10
     /// Frames without a sighting, in view or not, that drop a candidate: 30.
@@ -186,8 +201,14 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     /// metres from the camera, is confirmed in `frame`.
     func confirms(_ candidate: PlaneAnchor, at frame: Int, depth: Float) -> Bool {
         if candidate.sightingCount(inLast: confirmationWindow, at: frame) >= confirmationFrames { return true }
-        let clean = immediateConfirmationRMS + 2 * noise.sigma(atDepth: min(depth, viewDepths.upperBound))
-        return candidate.area >= immediateConfirmationArea && candidate.plane.rmsError <= clean
+        return candidate.area >= immediateConfirmationArea && candidate.plane.rmsError <= explainedRMS(atDepth: depth)
+    }
+
+    /// The RMS distance (m) of a surface's points from a plane that the sensor's noise explains
+    /// at `depth` metres (capped at 5 m): ``immediateConfirmationRMS`` (1 cm) plus twice the
+    /// depth noise σ — 1.6 cm at 1.4 m, 3.8 cm at 3 m for the Kinect model.
+    public func explainedRMS(atDepth depth: Float) -> Float {
+        immediateConfirmationRMS + 2 * noise.sigma(atDepth: min(depth, viewDepths.upperBound))
     }
 
     /// The association distance tolerance for a plane whose centroid is `depth` metres away.

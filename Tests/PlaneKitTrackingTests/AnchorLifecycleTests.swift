@@ -78,6 +78,29 @@ struct AnchorLifecycleTests {
         #expect(tracker.candidateCount == 0)
     }
 
+    /// A 20 cm patch 15 cm beyond a floor's edge (no frame shows the gap), its fit tilted 10° as
+    /// a small patch of a real sensor's surface can be: too far for association and merging, too
+    /// tilted for the angle tolerance, but its points lie within 1 cm RMS of the floor's plane,
+    /// within what the noise explains 2.3 m from the camera (2.6 cm). It joins the floor when it
+    /// would be confirmed, and no event names it. The same patch lying flat 4 cm above the floor
+    /// is another surface (4 cm RMS from the floor's plane) and is announced.
+    @Test(arguments: [(SIMD3<Float>(0.17365, 0.98481, 0), Float(0), true), (SIMD3(0, 1, 0), 0.04, false)])   // 10° tilt, flat
+    func aTiltedFragmentBesideAnAnchorJoinsIt(normal: SIMD3<Float>, height: Float, joins: Bool) {
+        var tracker = PlaneTracker()
+        let floor = Fixtures.rectangle(center: .zero, width: 2, length: 2)
+        #expect(names(tracker.integrate([floor], view: view, frame: 0).changes) == ["added plane-1"])
+        let fragment = Fixtures.rectangle(center: SIMD3(1.25, height, 0), normal: normal,
+                                          width: 0.2, length: 0.2)
+        for frame in 1...2 {
+            #expect(tracker.integrate([floor, fragment], view: view, frame: frame).assignments == [PlaneIdentifier(1), nil])
+        }
+        let third = tracker.integrate([floor, fragment], view: view, frame: 3)
+        #expect(names(third.changes).contains("added plane-2") == !joins)
+        #expect(third.assignments == [PlaneIdentifier(1), PlaneIdentifier(joins ? 1 : 2)])
+        #expect(tracker.anchors.count == (joins ? 1 : 2))
+        #expect(tracker.candidateCount == 0)
+    }
+
     @Test func aConfirmedAnchorKeepsItsIdentifierOverAnOlderCandidate() {
         var tracker = PlaneTracker()
         // A small patch first seen in frame 0 (a candidate), then a clean 1 m² floor beside it
