@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
@@ -62,7 +61,7 @@ struct BenchAnchors: ParsableCommand {
             Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
         }
         var configuration = Session.Configuration()
-        if let gravity = try Self.gravity(in: recording.sequence ?? "") { configuration.up = -gravity }
+        if let gravity = walk.gravityDirection { configuration.up = -gravity }
         var session = Session(configuration: configuration)
         var churn = AnchorChurn()
         var addedIn: [PlaneIdentifier: Int] = [:]
@@ -82,18 +81,6 @@ struct BenchAnchors: ParsableCommand {
         let figures = churn.figures(alive: session.planes)
         let report = AnchorBenchReport(walk: walk.name, frames: walk.count, figures: figures)
         print(json ? try JSONOutput.string(report) : report.line)
-    }
-
-    /// The unit gravity direction in `folder`'s `gravity-direction.txt` (three numbers, world
-    /// coordinates), `nil` when there is none; an error when it is there but is not a direction.
-    static func gravity(in folder: String) throws -> SIMD3<Float>? {
-        let path = URL(fileURLWithPath: folder).appendingPathComponent("gravity-direction.txt").path
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
-        guard numbers.count == 3, let unit = SIMD3(numbers[0], numbers[1], numbers[2]).normalized else {
-            throw ValidationError("\(path): expected three numbers, a non-zero direction")
-        }
-        return unit
     }
 
     /// Prints the plane additions and removals among `events`.

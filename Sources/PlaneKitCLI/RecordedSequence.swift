@@ -113,8 +113,7 @@ struct RecordedSequence {
     /// `nil` when it has none; an error when it is there but is not such a matrix.
     private static func cameraMatrix(in folder: URL, names: [String]) throws -> PinholeIntrinsics? {
         guard names.contains("camera-intrinsics.txt") else { return nil }
-        let path = folder.appendingPathComponent("camera-intrinsics.txt").path
-        let numbers = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
+        let (path, numbers) = Self.numbers(in: folder, file: "camera-intrinsics.txt")
         guard numbers.count == 9, let k = PinholeIntrinsics(fx: numbers[0], fy: numbers[4], cx: numbers[2], cy: numbers[5], width: 640, height: 480) else {
             throw ValidationError("\(path): expected the 3×3 camera matrix fx 0 cx / 0 fy cy / 0 0 1")
         }
@@ -125,11 +124,18 @@ struct RecordedSequence {
     /// an error when it is there but not three numbers of a direction.
     private static func gravityDirection(in folder: URL, names: [String]) throws -> SIMD3<Float>? {
         guard names.contains("gravity-direction.txt") else { return nil }
-        let path = folder.appendingPathComponent("gravity-direction.txt").path
-        let numbers = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
+        let (path, numbers) = Self.numbers(in: folder, file: "gravity-direction.txt")
         let down = numbers.count == 3 ? SIMD3(numbers[0], numbers[1], numbers[2]) : .zero
         guard length(down) > 0.5 else { throw ValidationError("\(path): expected gravity's direction, three numbers") }
         return normalize(down)
+    }
+
+    /// The path of `file` in `folder` and the numbers it holds (whitespace-separated; none when
+    /// it cannot be read).
+    private static func numbers(in folder: URL, file: String) -> (path: String, numbers: [Float]) {
+        let path = folder.appendingPathComponent(file).path
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return (path, text.split(whereSeparator: \.isWhitespace).compactMap { Float($0) })
     }
 
     private mutating func readTUM(_ folder: URL, limit: Int) throws {

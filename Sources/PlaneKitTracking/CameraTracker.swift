@@ -213,9 +213,8 @@ public struct CameraTracker: Sendable {
         let acceleration = specificForce.map { inertial.acceleration(specificForce: $0, rotation: predicted.rotation) }
         let inertialPrediction = acceleration.flatMap { inertial.predict(from: pose.translation, acceleration: $0, dt: dt) }
         if let inertialPrediction { predicted.translation = inertialPrediction }
-        // The pose alone: a copy of the keyframe held here would make fusing into it copy its maps.
-        let keyframePose = keyframes[active].pose
-        let result = registration.register(to: keyframes[active], initial: keyframePose.inverse * predicted)
+        let keyframe = keyframes[active]
+        let result = registration.register(to: keyframe, initial: keyframe.pose.inverse * predicted)
         guard accepts(result, fraction: configuration.minimumInlierFraction) else {
             lost = true
             motion.reset()
@@ -225,7 +224,7 @@ public struct CameraTracker: Sendable {
         }
         latestRegistration = RegistrationQuality(inlierFraction: result.inlierFraction, residual: result.rms,
                                                  conditioning: min(result.conditioning.rotation, result.conditioning.translation))
-        let estimated = (keyframePose * result.transform).orthonormalized
+        let estimated = (keyframe.pose * result.transform).orthonormalized
         let step = pose.inverse * estimated
         let allowedStep = max(configuration.minimumStep, configuration.maximumSpeed * Float(elapsed))
         let allowedTurn = max(configuration.minimumTurn, configuration.maximumTurnRate * Float(elapsed))
@@ -240,7 +239,7 @@ public struct CameraTracker: Sendable {
         if let acceleration {
             inertial.update(previous: pose.translation, predicted: inertialPrediction, measured: estimated.translation,
                             acceleration: acceleration, dt: dt, learnsBias: isConstrained(result),
-                            trust: trust(result, keyframeRotation: keyframePose.rotation))
+                            trust: trust(result, keyframe: keyframe))
         }
         pose = estimated
         if !isConstrained(result) || result.inlierFraction < configuration.weakInlierFraction {
@@ -426,7 +425,7 @@ public struct CameraTracker: Sendable {
     /// those they leave free (below ``Configuration/minimumConditioning``), linearly between.
     /// A weakly held direction's estimate is pulled by edges and noise; feeding it to the
     /// velocity would carry that error on through the next blank wall.
-    private func trust(_ result: DepthRegistration.Result, keyframeRotation: Matrix3) -> Matrix3 {
+    private func trust(_ result: DepthRegistration.Result, keyframe: DepthKeyframe) -> Matrix3 {
         let strength = result.translationStrength
         let largest = strength.values.z
         guard largest > 0 else { return Matrix3(.zero, .zero, .zero) }
@@ -435,7 +434,7 @@ public struct CameraTracker: Sendable {
         for (value, vector) in [(strength.values.x, strength.smallestVector), (strength.values.y, strength.middleVector),
                                 (largest, strength.largestVector)] {
             let weight = Float(min(1, max(0, (value / largest - free) / (firm - free))))
-            let e = keyframeRotation * SIMD3<Float>(vector)
+            let e = keyframe.pose.rotation * SIMD3<Float>(vector)
             columns.0 += weight * e.x * e
             columns.1 += weight * e.y * e
             columns.2 += weight * e.z * e
