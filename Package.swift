@@ -67,22 +67,40 @@ let package = Package(
             name: "PCLBridge", dependencies: ["PCLBridgeInterface", "CPCLSegmentation"],
             cxxSettings: [.define("NDEBUG")]),
         .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "CZlib", "CLibdeflate"]),
+        // Scoring a segmentation against ground truth: Hoover et al.'s evaluation, mutual overlap.
+        .target(name: "PlaneKitEvaluation", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridgeInterface"]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        // Plane anchors with stable identifiers, placed objects, the focus indicator and the snap
+        // rule: `Session`, ARKit's session without the camera tracking.
         .target(
-            name: "PlaneKitTracking",
+            name: "PlaneKitAnchors",
             dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting"]),
+        // The camera's pose from depth alone (point-to-plane ICP against keyframes), with gravity
+        // and the accelerometer when given, and the trajectory error against a reference.
+        .target(
+            name: "PlaneKitCameraTracking",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        // World maps (saving, loading, their file format) and relocalization into them.
+        .target(
+            name: "PlaneKitMaps",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors"]),
+        // PNG pictures: segmentations, a stream's frames, world maps, evaluation curves.
+        .target(
+            name: "PlaneKitPictures",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitDetection", "PlaneKitAnchors", "PlaneKitMaps"]),
         .target(
             name: "PlaneKitStream",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking", "CLinuxIO",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
+                "PlaneKitMaps", "PlaneKitPictures", "CLinuxIO",
             ]),
         .target(
             name: "PlaneKit",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitTracking", "PlaneKitStream",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
             ]),
         // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
         .target(name: "CPlaneKit"),
@@ -90,14 +108,14 @@ let package = Package(
             name: "PlaneKitC",
             dependencies: [
                 "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitTracking", "PlaneKitStream",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
         // `PlaneKit` library, so that library does not bring in a web server.
         .target(
             name: "PlaneKitView",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitTracking", "PlaneKitStream",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
@@ -109,13 +127,30 @@ let package = Package(
         .target(
             name: "PlaneKitShare",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream",
+                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
+        // What the commands share: their common options, diagnostics on stderr, output formats,
+        // recorded walks (TUM RGB-D, 7-Scenes) and the helper processes they start.
+        .target(
+            name: "PlaneKitCommandSupport",
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "CLinuxIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `planekit bench …`: PlaneKit next to PCL and Open3D on the same frames, in one run.
+        .target(
+            name: "PlaneKitBenchmarks",
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitCommandSupport",
+                "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Every command, as a library: the two executables below are its entry points.
         .target(
@@ -127,39 +162,47 @@ let package = Package(
             // crashed `bench relocalization` after `MapTracking` gained a private property).
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitTracking", "PlaneKitStream", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitCommandSupport",
+                "PlaneKitBenchmarks", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // planekit: every command, without the live view's web server (and the Foundation it loads).
         .executableTarget(name: "planekit", dependencies: ["PlaneKitCLI"]),
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
         .executableTarget(
             name: "planekit-view",
-            dependencies: ["PlaneKitCLI", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
-                           "PlaneKitHitTesting", "PlaneKitTracking", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
+            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
+                           "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
                            "PlaneKitDiscovery"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
         .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
         .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitTestSupport"]),
-        .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitEvaluationTests", dependencies: ["PlaneKitEvaluation", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitDetectionTests",
-            dependencies: ["PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitHitTestingTests",
             dependencies: ["PlaneKitHitTesting", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
-            name: "PlaneKitTrackingTests",
-            dependencies: ["PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            name: "PlaneKitAnchorsTests",
+            dependencies: ["PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitCameraTrackingTests",
+            dependencies: ["PlaneKitCameraTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+        .testTarget(
+            name: "PlaneKitMapsTests",
+            dependencies: ["PlaneKitMaps", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitStreamTests",
-            dependencies: ["PlaneKitStream", "PlaneKitTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitStream", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitShareTests",
             dependencies: [
-                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitTracking",
+                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps",
                 "PlaneKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),

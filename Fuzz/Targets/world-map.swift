@@ -2,7 +2,7 @@
 // zip-bomb bounds, inflate, checksum, body) and, since mutations rarely keep the checksum right,
 // also as an inflated body (WorldMapCoding.decodeBody). A map that decodes is re-encoded and
 // turned into a relocalizer (covered cells rebuilt), as loading it would.
-@testable import PlaneKitTracking
+@testable import PlaneKitMaps
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

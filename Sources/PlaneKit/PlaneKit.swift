@@ -4,5 +4,9 @@
 @_exported import PlaneKitSynthesis
 @_exported import PlaneKitDetection
 @_exported import PlaneKitHitTesting
-@_exported import PlaneKitTracking
+@_exported import PlaneKitAnchors
+@_exported import PlaneKitCameraTracking
+@_exported import PlaneKitMaps
+@_exported import PlaneKitEvaluation
+@_exported import PlaneKitPictures
 @_exported import PlaneKitStream

@@ -3,7 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// A call refused before any work: its status and the message for `planekit_last_error()`.
 struct APIFailure: Error {

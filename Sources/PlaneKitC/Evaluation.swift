@@ -1,5 +1,6 @@
 import CPlaneKit
 import PlaneKitSynthesis
+import PlaneKitEvaluation
 
 /// Hoover et al.'s scores of a label image against ground truth, as `planekit evaluate` gives them.
 @_cdecl("planekit_evaluate")

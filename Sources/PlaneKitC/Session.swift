@@ -3,7 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// What a `planekit_session` handle holds: the stream's processor, so frames and commands are
 /// carried out exactly as `planekit stream` carries them out, and the latest call's events.

@@ -9,7 +9,9 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
+import PlaneKitPictures
 
 /// `planekit analyze`: find the planes in point-cloud files and depth images.
 struct Analyze: ParsableCommand {

@@ -9,7 +9,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
 struct Encode: ParsableCommand {

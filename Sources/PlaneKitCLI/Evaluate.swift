@@ -2,6 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import PlaneKitInput
 import PlaneKitSynthesis
+import PlaneKitCommandSupport
+import PlaneKitEvaluation
+import PlaneKitPictures
 
 /// `planekit evaluate`: score label images against ground truth as Hoover et al. (1996) do.
 struct Evaluate: ParsableCommand {

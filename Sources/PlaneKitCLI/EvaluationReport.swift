@@ -1,4 +1,7 @@
 import PlaneKitSynthesis
+import PlaneKitCommandSupport
+import PlaneKitEvaluation
+import PlaneKitInput
 
 /// What `evaluate` prints: tables and the JSON of the scored images.
 struct EvaluationReport {

@@ -6,7 +6,9 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitMaps
+import PlaneKitCommandSupport
+import PlaneKitPictures
 
 /// `planekit map`: world map files (`stream --save-map`).
 struct MapCommand: ParsableCommand {

@@ -5,7 +5,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitMaps
+import PlaneKitCommandSupport
 
 /// `stream --save-map FILE` and `--load-map FILE`: world maps in and out of a stream.
 struct MapFileOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import PlaneKitStream
+import PlaneKitCommandSupport
 
 /// Runs `planekit view --join`: the live view as an observer of a shared space, or hands the
 /// command over to the executable that has the network and the web server.

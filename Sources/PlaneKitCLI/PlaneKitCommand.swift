@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlaneKitBenchmarks
 
 /// The `planekit` command: plane detection, ray casting and placement from the shell.
 public struct PlaneKitCommand: ParsableCommand {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PlaneKitCommandSupport
 
 /// A one-line progress bar on stderr for long batches, drawn only when stderr is a terminal
 /// (so logs and pipes stay clean) and redrawn at most ten times a second.

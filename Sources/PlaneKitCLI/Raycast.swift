@@ -6,7 +6,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
 struct Raycast: ParsableCommand {

@@ -6,7 +6,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is
 /// ``StreamRunner``'s; this is its command line.

@@ -6,7 +6,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
 struct Synth: ParsableCommand {

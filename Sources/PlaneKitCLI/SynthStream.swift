@@ -5,7 +5,7 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// `synth --frames N`: a ``SyntheticSequence`` written as a frame stream of depth16 frames, with
 /// tap records spread over it.

@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitCommandSupport
 
 /// The hint `analyze` and `raycast` give when no up was typed and the frame looks tilted.
 enum UpHint {

@@ -6,7 +6,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// A 3D vector typed on the command line as `x,y,z` (for example `--up 0,-1,0`).
 struct VectorArgument: ExpressibleByArgument {

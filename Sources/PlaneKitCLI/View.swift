@@ -9,7 +9,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitMaps
+import PlaneKitCommandSupport
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
 /// browser; or a saved world map (`--map`); or a shared space, joined as an observer (`--join`).

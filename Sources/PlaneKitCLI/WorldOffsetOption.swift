@@ -5,7 +5,8 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCommandSupport
 
 /// `synth --frames N --world-offset DEG,X,Y,Z`: the stream's poses in another world, turned by
 /// DEG degrees about +Y and shifted by (X, Y, Z) metres — as a second device's session would

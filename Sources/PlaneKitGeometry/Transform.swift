@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A rigid transform: a rotation followed by a translation, `p ↦ R·p + t`.
 ///
 /// PlaneKit's poses are world-from-local transforms, like ARKit's `ARAnchor.transform` and
@@ -105,6 +111,13 @@ extension Transform {
         let x = projected.normalized ?? y.anyPerpendicular
         let z = cross(x, y)
         self.init(rotation: Matrix3(x, y, z), translation: origin)
+    }
+
+    /// The angle (radians, 0…π) of the transform's rotation about its axis.
+    public var rotationAngle: Float {
+        let (c0, c1, c2) = rotation.columns
+        let cosine = (c0.x + c1.y + c2.z - 1) / 2
+        return acos(min(1, max(-1, cosine)))
     }
 }
 

@@ -1,6 +1,6 @@
 import Crypto
 import PlaneKitGeometry
-import PlaneKitTracking
+import PlaneKitMaps
 
 /// A pointer's attitude on the unreliable channel (`planekit pointer`): one UDP datagram, sealed
 /// as poses are (``DatagramSeal``) but of kind 2: the timestamp (f64) and the unit quaternion

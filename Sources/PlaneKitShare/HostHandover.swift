@@ -1,6 +1,6 @@
 import NIOCore
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 
 /// A peer that can take over as host: its entry and where its standby listener is.
 public struct Successor: Sendable, Equatable {

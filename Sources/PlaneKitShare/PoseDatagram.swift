@@ -1,6 +1,6 @@
 import Crypto
 import PlaneKitGeometry
-import PlaneKitTracking
+import PlaneKitMaps
 
 /// A camera pose on the unreliable channel: one UDP datagram, sealed with ChaCha20-Poly1305
 /// under the space's pose key (made by the host, handed out over TLS).

@@ -2,7 +2,8 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 import Synchronization
 
 /// `planekit bench share`: a space of `peers` peers in one process on loopback — each on its own

@@ -1,6 +1,6 @@
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 import Synchronization
 
 /// Something the network brought, for the stream's thread.

@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 import Synchronization
 
 /// A joiner's network side: a TLS 1.3 connection to the host and a UDP socket for poses.

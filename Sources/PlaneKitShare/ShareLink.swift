@@ -5,7 +5,8 @@ import Glibc
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 import Synchronization
 
 /// Set by SIGINT or SIGTERM: the peer stops reading its input and leaves the space properly

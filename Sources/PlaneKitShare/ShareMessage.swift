@@ -1,7 +1,8 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 
 /// A peer of the space as messages name it: the number the host gave it and its name.
 public struct PeerEntry: Sendable, Equatable {

@@ -1,7 +1,8 @@
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 
 /// A watcher of a shared space (`planekit view --join`): a peer in the `observer` role that gets
 /// the host's world map, then every object change, peer coming and going and camera pose of the

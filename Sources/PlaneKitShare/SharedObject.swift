@@ -1,7 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// One object's state as the space replicates it: the anchor (or its removal) with a version.
 ///

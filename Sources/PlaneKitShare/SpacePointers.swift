@@ -1,7 +1,8 @@
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 
 /// A stream peer's share of the pointer seed and of the host's live plane anchors
 /// (docs/protocol.md, "Pointers" and "Plane anchors"), kept on the stream's thread.

@@ -1,5 +1,5 @@
 import PlaneKitGeometry
-import PlaneKitTracking
+import PlaneKitCameraTracking
 
 /// The camera after a frame (`camera`, the first event of every frame): the world-from-camera
 /// pose used for it — the record's own, or the one tracked from its depth — and the tracking

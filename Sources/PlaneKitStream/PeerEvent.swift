@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 
 /// An event of a shared space (`planekit stream --host/--join`, docs/protocol.md): a peer came or
 /// went, a peer's camera pose, an object change another peer made, or a peer or packet refused.

@@ -1,6 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// One line of `planekit stream`'s output (see `docs/stream-format.md`, "Events"): a change in
 /// the session's world, the focus indicator after a frame, the answer to a raycast, or a bad

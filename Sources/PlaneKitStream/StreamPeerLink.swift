@@ -1,5 +1,5 @@
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
 
 /// A shared space a ``StreamRunner`` takes part in (`planekit stream --host/--join`): the runner
 /// hands it each record's events, so it can send this peer's changes to the others, and lets

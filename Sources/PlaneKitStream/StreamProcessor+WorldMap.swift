@@ -1,6 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitInput
-import PlaneKitTracking
+import PlaneKitMaps
 
 /// `{"type":"saveMap","path":…}` and `{"type":"loadMap","path":…}`: a world map file to write or
 /// to relocalize into.

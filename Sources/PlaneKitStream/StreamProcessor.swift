@@ -2,7 +2,9 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitCameraTracking
+import PlaneKitMaps
 
 /// Carries out stream records on a tracking ``Session``: frames are decoded and tracked,
 /// commands placed, moved, turned, removed or cast, and the results come out as

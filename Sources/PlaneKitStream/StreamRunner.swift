@@ -1,6 +1,8 @@
 import PlaneKitInput
 import PlaneKitDetection
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
+import PlaneKitPictures
 
 /// `planekit stream` as a library: reads records from a ``ByteSource``, carries them out with a
 /// ``StreamProcessor`` and writes one NDJSON event per line to a ``ByteSink``, in input order.

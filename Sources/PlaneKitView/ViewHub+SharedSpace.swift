@@ -1,6 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 
 extension ViewHub {
     /// Shows the world map of a shared space the view joined as an observer (`planekit view

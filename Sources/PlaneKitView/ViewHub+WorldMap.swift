@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
+import PlaneKitMaps
 
 extension ViewHub {
     /// Shows a saved world map without a stream (`planekit view --map FILE`): the map's planes

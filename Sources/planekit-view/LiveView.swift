@@ -6,9 +6,10 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitMaps
 import PlaneKitCLI
 import PlaneKitView
+import PlaneKitCommandSupport
 
 /// The live view as `view` and `stream --view` run it: a ``ViewHub`` watching the stream and
 /// its server started on a task of its own, so the command's thread is left to the stream.

@@ -2,6 +2,7 @@ import ArgumentParser
 import PlaneKitCLI
 import PlaneKitShare
 import PlaneKitStream
+import PlaneKitCommandSupport
 
 /// `planekit pointer` as planekit-view runs it: the pointer's link to the space.
 final class PointerSpace: PointerSession {

@@ -5,11 +5,12 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitMaps
 import PlaneKitCLI
 import PlaneKitDiscovery
 import PlaneKitShare
 import Synchronization
+import PlaneKitCommandSupport
 
 /// `stream --host/--join` as planekit-view runs it: the space's network on its own event loop,
 /// the stream's link to it, and (for a joiner) the host's map to relocalize into.

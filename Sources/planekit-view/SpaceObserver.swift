@@ -2,6 +2,7 @@ import ArgumentParser
 import PlaneKitCLI
 import PlaneKitShare
 import PlaneKitStream
+import PlaneKitCommandSupport
 
 /// `view --join` as planekit-view runs it: joins the space as an observer, serves the view of
 /// its world map, then passes on what happens in the space, until interrupted.

@@ -1,4 +1,5 @@
 import PlaneKitCLI
+import PlaneKitCommandSupport
 
 // The same commands as planekit, with the live view's server and the shared spaces' network
 // linked in: `planekit view`, `planekit stream --view`, `stream --host/--join`, `pointer` and

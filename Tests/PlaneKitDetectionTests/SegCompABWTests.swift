@@ -5,6 +5,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
 import PlaneKitTestSupport
+import PlaneKitEvaluation
 
 /// Where the development images are.
 enum SegCompABW {

@@ -3,6 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
+import PlaneKitEvaluation
 
 /// The detector with its default ``SensorProfile/auto`` on every simulated sensor other than the
 /// Kinect (whose rooms ``SyntheticSceneAccuracyTests`` grade), scored the Hoover way at 80%

@@ -3,6 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
+import PlaneKitEvaluation
 
 /// The detector against PlaneKitSynthesis' generated rooms (ray-cast depth frames with the
 /// Kinect noise model and true plane labels), scored the Hoover way: a detected region matches a

@@ -3,7 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 @testable import PlaneKitShare
-import PlaneKitTracking
+import PlaneKitMaps
 import Testing
 
 /// The pointer's and the host's anchors' messages and the attitude datagram, decoded defensively.

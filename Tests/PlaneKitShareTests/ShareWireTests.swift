@@ -3,7 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 @testable import PlaneKitShare
-import PlaneKitTracking
+import PlaneKitAnchors
 import Testing
 
 @Suite("Shared spaces: messages, datagrams, credentials")

@@ -5,7 +5,7 @@ import PlaneKitHitTesting
 @testable import PlaneKitShare
 import PlaneKitStream
 import PlaneKitTestSupport
-import PlaneKitTracking
+import PlaneKitAnchors
 import Testing
 
 /// Real `planekit stream --host/--join` processes on loopback. Every wait is bounded; the host

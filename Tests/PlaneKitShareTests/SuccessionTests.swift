@@ -1,7 +1,7 @@
 import Foundation
 @testable import PlaneKitShare
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 import Synchronization
 import Testing
 

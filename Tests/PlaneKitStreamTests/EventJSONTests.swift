@@ -1,7 +1,7 @@
 import Foundation
 import PlaneKitGeometry
 import PlaneKitHitTesting
-import PlaneKitTracking
+import PlaneKitAnchors
 import Testing
 @testable import PlaneKitStream
 

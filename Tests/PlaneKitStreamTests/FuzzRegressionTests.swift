@@ -1,6 +1,6 @@
 import Foundation
 import PlaneKitStream
-@testable import PlaneKitTracking
+@testable import PlaneKitAnchors
 import PlaneKitTestSupport
 import Testing
 

@@ -1,9 +1,11 @@
 import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
-import PlaneKitTracking
+import PlaneKitAnchors
 import Testing
 @testable import PlaneKitStream
+import PlaneKitPictures
+import PlaneKitPictures
 
 @Suite struct StreamPictureTests {
     /// `--png-dir`: one PNG per frame, named by frame number, the frame's size, RGB.

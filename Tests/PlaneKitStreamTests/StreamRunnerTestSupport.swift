@@ -2,7 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
 @testable import PlaneKitStream
 
 /// Generated frames at 320×240 (small, so the debug build tracks them quickly), as stream records.

@@ -2,7 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
 import Testing
 @testable import PlaneKitStream
 

@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitSynthesis
-import PlaneKitTracking
+import PlaneKitAnchors
 @testable import PlaneKitStream
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitSynthesis
 import Testing
+import PlaneKitEvaluation
 
 /// What the simulated scanner shares with SegComp's ABW scanner, as measured on its dev images
 /// 0–9 (see ``SimulatedSensor/scanner``): 1.3 mm depth steps, the scatter of flat bright faces,

@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitSynthesis
 import Testing
+import PlaneKitEvaluation
 
 /// The tabletop scanner profile: an orthographic 512 × 512 range image of polyhedral objects with
 /// constant noise in 1.3 mm depth steps, dark faces, grazing losses and projector shadows.

@@ -1,7 +1,7 @@
 import Foundation
 import PlaneKitGeometry
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitMaps
 import PlaneKitView
 import Testing
 

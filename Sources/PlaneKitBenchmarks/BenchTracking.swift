@@ -1,0 +1,350 @@
+import ArgumentParser
+import FoundationEssentials
+import PlaneKitDetection
+import PlaneKitGeometry
+import PlaneKitHitTesting
+import PlaneKitInput
+import PlaneKitStream
+import PlaneKitSynthesis
+import PlaneKitCameraTracking
+import PlaneKitCommandSupport
+
+/// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
+/// reference poses, time per frame and position RMSE, next to Open3D's frame-to-frame
+/// point-to-plane ICP on the same frames in the same run.
+struct BenchTracking: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tracking",
+        abstract: "Track the camera from depth alone; RMSE against reference poses and time per frame, next to Open3D.",
+        discussion: """
+            Without --sequence: generated walks (SyntheticSequence, seeds --seed …, --frames \
+            each, 30 fps, Kinect noise), the true poses as reference. With --sequence DIR: a \
+            recorded walk, its first --frames depth frames that have a reference pose, in the \
+            TUM RGB-D layout (depth.txt, groundtruth.txt, depth/*.png at 5000 units per metre; \
+            the pose nearest in time, within 20 ms) or the 7-Scenes one \
+            (frame-NNNNNN.depth.png in millimetres with frame-NNNNNN.pose.txt, 30 fps, \
+            585, 585, 320, 240).
+
+            Each frame's cloud goes to CameraTracker without its pose (with --imu, with the \
+            simulated accelerometer's reading, as a record's "acceleration" field would bring \
+            it; a recorded walk with a gravity-direction.txt, as 7-Scenes has, gives each frame \
+            its gravity in camera coordinates, as a record's "gravity" field would); the time of \
+            track() alone is measured (one thread) and the median reported, with the position \
+            RMSE of the estimated poses after moving them rigidly so that the first matches the \
+            reference (what an AR user sees), the largest error, the RMSE after the best rigid \
+            fit of the whole path (as TUM's tools report it), and how many frames were not \
+            tracked normally. --without-gravity tracks a walk with gravity a second time from \
+            depth alone.
+
+            --check-reference judges the reference poses against the depth itself: for frame \
+            pairs (i, i+--pair-gap) every --pair-gap frames, the median point-to-plane distance \
+            of frame i+gap's points to frame i's surface under the reference's relative pose, \
+            under PlaneKit's, and under a direct registration of the pair (ICP from the \
+            reference's pose to convergence), and how far the reference's and PlaneKit's \
+            relative poses are from the direct one. A reference that agrees with its depth \
+            scores about what the direct registration does.
+
+            With --python, the same frames (as depth PNGs) go to \
+            scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
+            2 cm voxels, timed the same way; its RMSE is computed here alike. \
+            scripts/bench-tracking.sh sets up the Python side.
+
+              swift build -c release && .build/release/planekit bench tracking --no-open3d
+              .build/release/planekit bench tracking --no-open3d --imu calibrated --seed 1 --seed 2
+              scripts/bench-tracking.sh --sequence ../shared/data/tum/rgbd_dataset_freiburg1_xyz
+              .build/release/planekit bench tracking --no-open3d --sequence DIR --frames 500 --without-gravity --check-reference
+            """)
+
+    @Option(help: "Frames per walk (the first this many of a recorded sequence).")
+    var frames = 600
+
+    @Option(help: "Seeds of the generated walks.")
+    var seed: [UInt64] = [1]
+
+    @OptionGroup var recording: SequenceOptions
+
+    @Option(help: ArgumentHelp("Python with open3d and numpy, for the comparison.", valueName: "PATH"))
+    var python = ".build-venv/bin/python3"
+
+    @Option(help: ArgumentHelp("The Open3D side of the benchmark.", valueName: "PATH"))
+    var script = "scripts/bench_open3d_tracking.py"
+
+    @Flag(help: "Time PlaneKit alone.")
+    var noOpen3d = false
+
+    @Option(help: ArgumentHelp("Give the generated walks' frames an accelerometer reading: calibrated (a D435i-class IMU), ideal, or none.",
+                               valueName: "NOISE"))
+    var imu: IMUChoice = .none
+
+    @Flag(help: "Also track a recorded walk that gives gravity without it (depth alone), and report both.")
+    var withoutGravity = false
+
+    @Flag(help: "Judge the reference poses against the depth: residuals of frame pairs under the reference's, PlaneKit's and a direct registration's relative poses.")
+    var checkReference = false
+
+    @Option(help: "Frames between the two frames of a --check-reference pair (and between pairs).")
+    var pairGap = 10
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Flag(help: "Also print every frame's position error (after the first-frame alignment) and tracking state.")
+    var perFrame = false
+
+    mutating func run() throws {
+        guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        guard pairGap > 0 else { throw ValidationError("--pair-gap must be positive") }
+        if BuildConfiguration.isDebug {
+            Diagnostics.warn("this is a debug build; build with -c release for meaningful figures")
+        }
+        var walks: [TrackingWalk] = []
+        if let recorded = try recording.recorded(limit: frames) {
+            let walk = TrackingWalk(recorded: recorded)
+            walks = [walk]
+            if withoutGravity, walk.hasGravity {
+                var depthAlone = walk
+                depthAlone.usesGravity = false
+                walks.append(depthAlone)
+            }
+        } else {
+            walks = seed.map {
+                var walk = TrackingWalk(seed: $0, frames: frames)
+                walk.accelerometer = imu.noise
+                return walk
+            }
+        }
+        var reports: [TrackingBenchReport] = []
+        for walk in walks {
+            var (report, poses) = try BenchTracking.trackPlaneKit(walk, perFrame: perFrame && !json)
+            if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
+            if checkReference { report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, gap: pairGap) }
+            reports.append(report)
+            if !json { print(report.line) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        }
+    }
+
+    /// Tracks every frame of `walk` without its pose; with `perFrame`, prints each frame's
+    /// position error and tracking state. A recorded frame that cannot be read is one warning
+    /// and is left out (of the tracking and of the error; its pose in the returned list, one
+    /// per frame of the walk, is `nil`).
+    static func trackPlaneKit(_ walk: TrackingWalk, perFrame: Bool = false) throws -> (TrackingBenchReport, [Transform?]) {
+        var tracker = CameraTracker()
+        let detector = OrganizedPlaneDetector()
+        var workspace = RenderWorkspace()
+        var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = []
+        var limited = 0, lost = 0
+        var states: [TrackingState] = [], tracked: [Int] = []
+        var poses = [Transform?](repeating: nil, count: walk.count)
+        var qualities: [CameraTracker.RegistrationQuality?] = []
+        for index in 0..<walk.count {
+            let frame: TrackingWalk.Frame
+            do {
+                frame = try walk.frame(index, workspace: &workspace)
+            } catch {
+                Diagnostics.warn("\(walk.name) frame \(index): \(error); left out")
+                continue
+            }
+            let start = ContinuousClock.now
+            let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, gravity: frame.gravity,
+                                         acceleration: frame.acceleration, timestamp: frame.timestamp)
+            times.append((ContinuousClock.now - start).milliseconds)
+            // A session detects planes in every frame anyway; a new keyframe takes them (not timed).
+            if tracker.madeKeyframe {
+                var cloud = frame.cloud
+                cloud.intrinsics = frame.intrinsics
+                tracker.refineKeyframe(with: try detector.detect(in: cloud))
+            }
+            estimated.append(estimate.transform)
+            poses[index] = estimate.transform
+            reference.append(frame.reference)
+            states.append(estimate.tracking)
+            qualities.append(tracker.latestRegistration)
+            tracked.append(index)
+            if estimate.tracking != .normal { limited += 1 }
+            if estimate.tracking == .limited(.relocalizing) { lost += 1 }
+        }
+        let error = TrajectoryError(estimated: estimated, reference: reference)
+        if perFrame, let offsets = TrajectoryError.positionErrors(estimated: estimated, reference: reference) {
+            for (index, (offset, (state, quality))) in zip(tracked, zip(offsets, zip(states, qualities))) {
+                let registration = quality.map {
+                    CFormat.string(", inliers %.2f, residual %.2f mm, conditioning %.4f", $0.inlierFraction, $0.residual * 1000, $0.conditioning)
+                } ?? ""
+                print("\(walk.name) frame \(index): " + CFormat.string("error %.2f cm (%+.2f, %+.2f, %+.2f)", length(offset) * 100,
+                                                                        offset.x * 100, offset.y * 100, offset.z * 100)
+                      + ", tracking \(state.name)" + (state.reason.map { " (\($0.rawValue))" } ?? "") + registration)
+            }
+        }
+        let report = TrackingBenchReport(walk: walk.name + (walk.hasGravity ? (walk.usesGravity ? " (gravity)" : " (depth alone)") : ""),
+                                         frames: estimated.count, keyframes: tracker.keyframeCount,
+                                         medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
+                                         maximumError: error?.maximum ?? .nan, rigidFitRMSE: error?.rigidFitRMSE ?? .nan,
+                                         notNormal: limited, relocalizing: lost)
+        return (report, poses)
+    }
+
+    private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw ValidationError("no Python at \(python) (run scripts/bench-tracking.sh, or pass --python)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planekit-tracking-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var workspace = RenderWorkspace()
+        let paths = try (0..<walk.count).map { try walk.depthPNG($0, folder: folder, workspace: &workspace) }
+        let k = walk.intrinsics
+        let manifest = Open3DTrackingManifest(
+            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02,
+            intrinsics: .init(width: k.width, height: k.height, fx: Double(k.fx), fy: Double(k.fy), cx: Double(k.cx), cy: Double(k.cy)))
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        try JSONEncoder().encode(manifest).write(to: manifestURL)
+        let outcome = try ChildProcess.run(python, [script, manifestURL.path], overrides: ChildProcess.singleThreaded)
+        guard outcome.status == 0 else { throw ValidationError("\(script) exited with status \(outcome.status)") }
+        let line = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let theirs = try JSONDecoder().decode(Open3DTrackingFigures.self, from: Data(line.utf8))
+        let poses = theirs.poses.compactMap { Transform(columnMajor: $0, tolerance: 1e-2) }
+        guard poses.count == walk.count else { throw ValidationError("Open3D gave \(poses.count) poses for \(walk.count) frames") }
+        let error = TrajectoryError(estimated: poses, reference: walk.referencePoses())
+        report.open3dVersion = theirs.open3d
+        report.open3dMedianMilliseconds = theirs.medianSeconds * 1000
+        report.open3dRMSE = error?.rmse
+        report.open3dMaximumError = error?.maximum
+    }
+}
+
+/// The accelerometer given to generated walks.
+enum IMUChoice: String, ExpressibleByArgument, CaseIterable {
+    case none, calibrated, ideal
+
+    /// Its noise, `nil` for none.
+    var noise: SyntheticSequence.AccelerometerNoise? {
+        switch self {
+        case .none: nil
+        case .calibrated: .calibrated
+        case .ideal: .ideal
+        }
+    }
+}
+
+/// What the Open3D script prints.
+private struct Open3DTrackingFigures: Decodable {
+    let open3d: String
+    let medianSeconds: Double
+    let poses: [[Float]]
+}
+
+/// One walk's figures.
+struct TrackingBenchReport: Encodable {
+    let walk: String
+    let frames: Int
+    let keyframes: Int
+    let medianMilliseconds: Double
+    let rmse: Float
+    let maximumError: Float
+    let rigidFitRMSE: Float
+    let notNormal: Int
+    let relocalizing: Int
+    var open3dVersion: String?
+    var open3dMedianMilliseconds: Double?
+    var open3dRMSE: Float?
+    var open3dMaximumError: Float?
+    var referenceCheck: ReferenceCheck?
+
+    /// One line of the table.
+    var line: String {
+        var text = "\(walk): " + CFormat.string("%d frames, PlaneKit %.2f ms/frame, RMSE %.2f cm (max %.2f cm) after aligning the first frame, %.2f cm after the best rigid fit, %d keyframes, %d frames not normal (%d relocalizing)",
+                                                 frames, medianMilliseconds, rmse * 100, maximumError * 100, rigidFitRMSE * 100,
+                                                 keyframes, notNormal, relocalizing)
+        if let open3dMedianMilliseconds, let open3dRMSE, let open3dMaximumError {
+            text += "; Open3D \(open3dVersion ?? "?") " + CFormat.string("point-to-plane ICP (2 cm voxels, frame to frame) %.1f ms/frame, RMSE %.2f cm (max %.2f cm)",
+                                                                  open3dMedianMilliseconds, open3dRMSE * 100, open3dMaximumError * 100)
+        }
+        if let referenceCheck { text += "\n" + referenceCheck.line }
+        return text
+    }
+}
+
+/// What the Open3D tracking script reads (scripts/bench_open3d_tracking.py): the frames' depth
+/// PNGs, their scale, the voxel size and the intrinsics.
+private struct Open3DTrackingManifest: Encodable {
+    /// The camera's intrinsics.
+    struct Intrinsics: Encodable {
+        let width: Int
+        let height: Int
+        let fx: Double
+        let fy: Double
+        let cx: Double
+        let cy: Double
+    }
+
+    let frames: [String]
+    let depthScale: Double
+    let voxel: Double
+    let intrinsics: Intrinsics
+}
+
+/// `bench tracking --check-reference`: how well a walk's reference poses agree with its own
+/// depth, next to PlaneKit's estimates and direct registrations of the same frame pairs
+/// (``DepthAgreement``).
+struct ReferenceCheck: Encodable {
+    /// Frame pairs compared and the frames between the two of a pair.
+    let pairs: Int, gap: Int
+    /// Median over the pairs of each pair's median point-to-plane residual (m): under the
+    /// reference's relative pose, under PlaneKit's, under the direct registration's.
+    let referenceResidual: Float, planeKitResidual: Float, directResidual: Float
+    /// Mean over the pairs of the rotation (radians) and translation (m) between the reference's
+    /// relative pose and the direct one, and between PlaneKit's and the direct one.
+    let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
+
+    /// The check over `walk`'s pairs (i, i + `gap`), every `gap` frames, with PlaneKit's poses
+    /// `estimated` (one per frame of the walk, `nil` where a frame was left out).
+    init(walk: TrackingWalk, estimated: [Transform?], gap: Int) throws {
+        var workspace = RenderWorkspace()
+        var residuals: (reference: [Float], planeKit: [Float], direct: [Float]) = ([], [], [])
+        var turns: (reference: Float, planeKit: Float) = (0, 0), shifts: (reference: Float, planeKit: Float) = (0, 0)
+        for i in stride(from: 0, to: walk.count - gap, by: gap) {
+            guard let from = estimated[i], let to = estimated[i + gap] else { continue }
+            let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
+            let agreement = DepthAgreement(earlier: earlier.cloud, later: later.cloud, intrinsics: walk.intrinsics)
+            // Re-orthonormalised: the files' rotations are rigid only to a few decimals.
+            let recorded = earlier.reference.inverse * later.reference
+            let reference = Transform(rotation: Quaternion(recorded.rotation).normalized, translation: recorded.translation)
+            let planeKit = from.inverse * to
+            guard let direct = agreement.registered(from: reference),
+                  let underReference = agreement.medianResidual(at: reference),
+                  let underPlaneKit = agreement.medianResidual(at: planeKit),
+                  let underDirect = agreement.medianResidual(at: direct) else { continue }
+            residuals.reference.append(underReference.median)
+            residuals.planeKit.append(underPlaneKit.median)
+            residuals.direct.append(underDirect.median)
+            let offReference = reference.inverse * direct, offPlaneKit = planeKit.inverse * direct
+            turns.reference += Quaternion(offReference.rotation).angle
+            shifts.reference += length(offReference.translation)
+            turns.planeKit += Quaternion(offPlaneKit.rotation).angle
+            shifts.planeKit += length(offPlaneKit.translation)
+        }
+        guard !residuals.direct.isEmpty else { throw ValidationError("--check-reference: no frame pair could be registered") }
+        func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
+        pairs = residuals.direct.count
+        self.gap = gap
+        referenceResidual = median(residuals.reference)
+        planeKitResidual = median(residuals.planeKit)
+        directResidual = median(residuals.direct)
+        let count = Float(pairs)
+        referenceTurn = turns.reference / count
+        referenceShift = shifts.reference / count
+        planeKitTurn = turns.planeKit / count
+        planeKitShift = shifts.planeKit / count
+    }
+
+    /// The report's line.
+    var line: String {
+        CFormat.string("  reference check, %d frame pairs %d apart: median point-to-plane residual %.2f mm under the reference's relative poses, %.2f mm under PlaneKit's, %.2f mm under direct registration; relative poses off the direct ones by %.2f° / %.2f cm (reference), %.2f° / %.2f cm (PlaneKit) on average",
+                       pairs, gap, referenceResidual * 1000, planeKitResidual * 1000, directResidual * 1000,
+                       referenceTurn * 180 / .pi, referenceShift * 100, planeKitTurn * 180 / .pi, planeKitShift * 100)
+    }
+}

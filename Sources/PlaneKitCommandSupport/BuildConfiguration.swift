@@ -1,0 +1,9 @@
+/// Whether this binary was built without optimisation (SwiftPM defines `DEBUG` in debug builds).
+/// Benchmarks say so, because their figures mean nothing then.
+package enum BuildConfiguration {
+    #if DEBUG
+    static let isDebug = true
+    #else
+    package static let isDebug = false
+    #endif
+}
