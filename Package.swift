@@ -90,17 +90,19 @@ let package = Package(
         .target(
             name: "PlaneKitPictures",
             dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitDetection", "PlaneKitAnchors", "PlaneKitMaps"]),
+        // The frame stream's records: reading and writing them, on pipes, files and sockets.
+        .target(name: "PlaneKitStreamFormat", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "CLinuxIO"]),
         .target(
             name: "PlaneKitStream",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
-                "PlaneKitMaps", "PlaneKitPictures", "CLinuxIO",
+                "PlaneKitMaps", "PlaneKitPictures", "PlaneKitStreamFormat", "CLinuxIO",
             ]),
         .target(
             name: "PlaneKit",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
         .target(name: "CPlaneKit"),
@@ -108,14 +110,14 @@ let package = Package(
             name: "PlaneKitC",
             dependencies: [
                 "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
         // `PlaneKit` library, so that library does not bring in a web server.
         .target(
             name: "PlaneKitView",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
@@ -127,7 +129,7 @@ let package = Package(
         .target(
             name: "PlaneKitShare",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream",
+                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -141,7 +143,7 @@ let package = Package(
             name: "PlaneKitCommandSupport",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "CLinuxIO",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "CLinuxIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `planekit bench …`: PlaneKit next to PCL and Open3D on the same frames, in one run.
@@ -149,7 +151,7 @@ let package = Package(
             name: "PlaneKitBenchmarks",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitCommandSupport",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Every command, as a library: the two executables below are its entry points.
@@ -162,7 +164,7 @@ let package = Package(
             // crashed `bench relocalization` after `MapTracking` gained a private property).
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitCommandSupport",
+                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "PlaneKitBenchmarks", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // planekit: every command, without the live view's web server (and the Foundation it loads).
@@ -171,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "planekit-view",
             dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
-                           "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
+                           "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
                            "PlaneKitDiscovery"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
@@ -197,7 +199,7 @@ let package = Package(
             dependencies: ["PlaneKitMaps", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitStreamTests",
-            dependencies: ["PlaneKitStream", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitStream", "PlaneKitStreamFormat", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitShareTests",

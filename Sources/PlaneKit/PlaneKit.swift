@@ -9,4 +9,5 @@
 @_exported import PlaneKitMaps
 @_exported import PlaneKitEvaluation
 @_exported import PlaneKitPictures
+@_exported import PlaneKitStreamFormat
 @_exported import PlaneKitStream

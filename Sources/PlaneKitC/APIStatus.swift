@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitAnchors
+import PlaneKitStreamFormat
 
 /// A call refused before any work: its status and the message for `planekit_last_error()`.
 struct APIFailure: Error {

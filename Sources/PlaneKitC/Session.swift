@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
 import PlaneKitAnchors
+import PlaneKitStreamFormat
 
 /// What a `planekit_session` handle holds: the stream's processor, so frames and commands are
 /// carried out exactly as `planekit stream` carries them out, and the latest call's events.

@@ -11,6 +11,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitStreamFormat
 
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
 struct Encode: ParsableCommand {

@@ -6,6 +6,7 @@ import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitCommandSupport
 import PlaneKitInput
+import PlaneKitStreamFormat
 
 /// `planekit pointer`: a phone as a 3D mouse in a shared space (the seeds' 3D-mouse article).
 /// Reads attitude records on stdin and streams them, sealed, to the space's device peers, which

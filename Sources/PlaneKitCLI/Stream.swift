@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitStreamFormat
 
 /// `planekit stream`: frames and commands in on stdin, world events out on stdout. The work is
 /// ``StreamRunner``'s; this is its command line.

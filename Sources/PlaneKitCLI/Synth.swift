@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitStreamFormat
 
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
 struct Synth: ParsableCommand {

@@ -6,6 +6,7 @@ import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
+import PlaneKitStreamFormat
 
 /// `synth --frames N`: a ``SyntheticSequence`` written as a frame stream of depth16 frames, with
 /// tap records spread over it.

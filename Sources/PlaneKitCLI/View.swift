@@ -11,6 +11,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitMaps
 import PlaneKitCommandSupport
+import PlaneKitStreamFormat
 
 /// `planekit view`: a stream of frames on stdin, tracked as `stream` does, shown live in 3D in a
 /// browser; or a saved world map (`--map`); or a shared space, joined as an observer (`--join`).

@@ -5,6 +5,7 @@ import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
+import PlaneKitStreamFormat
 
 /// One-line messages on stderr, so stdout stays clean for tables, JSON and streams.
 public enum Diagnostics {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
+import PlaneKitStreamFormat
 
 /// A recorded depth walk with reference poses, in the folder layout of a public RGB-D data set,
 /// for the benchmarks (`bench tracking --sequence`, `bench relocalization --sequence`):

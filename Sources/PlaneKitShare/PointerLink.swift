@@ -1,6 +1,7 @@
 import Crypto
 import PlaneKitGeometry
 import PlaneKitStream
+import PlaneKitStreamFormat
 
 /// `planekit pointer`'s part in a shared space: joins as a pointer peer (no world map), says
 /// where it stands, then sends each attitude as a sealed datagram the host passes on to every

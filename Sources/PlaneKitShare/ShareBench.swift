@@ -5,6 +5,7 @@ import PlaneKitStream
 import PlaneKitAnchors
 import PlaneKitMaps
 import Synchronization
+import PlaneKitStreamFormat
 
 /// `planekit bench share`: a space of `peers` peers in one process on loopback — each on its own
 /// event loop, with real TLS connections and sealed UDP — measuring what the goals name:

@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitAnchors
+import PlaneKitStreamFormat
 
 /// Events as NDJSON lines, written field by field into a ``JSONLineWriter``: the same objects,
 /// keys in sorted order, that `JSONEncoder` with `.sortedKeys` makes of the `Encodable`

@@ -1,3 +1,4 @@
+import PlaneKitStreamFormat
 /// Something that watches a ``StreamRunner`` as it runs, such as a live view: it is handed every
 /// event line as it is written, every record once its events are out, and the processor at the
 /// end of the input.

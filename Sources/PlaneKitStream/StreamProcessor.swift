@@ -5,6 +5,7 @@ import PlaneKitInput
 import PlaneKitAnchors
 import PlaneKitCameraTracking
 import PlaneKitMaps
+import PlaneKitStreamFormat
 
 /// Carries out stream records on a tracking ``Session``: frames are decoded and tracked,
 /// commands placed, moved, turned, removed or cast, and the results come out as

@@ -3,6 +3,7 @@ import PlaneKitDetection
 import PlaneKitAnchors
 import PlaneKitMaps
 import PlaneKitPictures
+import PlaneKitStreamFormat
 
 /// `planekit stream` as a library: reads records from a ``ByteSource``, carries them out with a
 /// ``StreamProcessor`` and writes one NDJSON event per line to a ``ByteSink``, in input order.

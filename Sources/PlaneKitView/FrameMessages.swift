@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
+import PlaneKitStreamFormat
 
 /// The message the view adds to a stream's own events for a frame (see `docs/view.md`):
 /// `points`, the frame's depth as a decimated set of world points.

@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitMaps
+import PlaneKitStreamFormat
 
 extension ViewHub {
     /// Shows the world map of a shared space the view joined as an observer (`planekit view

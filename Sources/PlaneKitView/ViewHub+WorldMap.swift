@@ -2,6 +2,7 @@ import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitAnchors
 import PlaneKitMaps
+import PlaneKitStreamFormat
 
 extension ViewHub {
     /// Shows a saved world map without a stream (`planekit view --map FILE`): the map's planes

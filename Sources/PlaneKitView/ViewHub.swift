@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitStream
 import Synchronization
+import PlaneKitStreamFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitTracking
+import PlaneKitStreamFormat
 
 /// What a viewer joining now needs to draw the session as it is: the latest event line of every
 /// live plane anchor and placed object, the focus indicator, the mapping status, the camera's

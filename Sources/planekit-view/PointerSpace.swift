@@ -3,6 +3,7 @@ import PlaneKitCLI
 import PlaneKitShare
 import PlaneKitStream
 import PlaneKitCommandSupport
+import PlaneKitStreamFormat
 
 /// `planekit pointer` as planekit-view runs it: the pointer's link to the space.
 final class PointerSpace: PointerSession {

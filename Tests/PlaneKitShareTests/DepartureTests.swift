@@ -5,6 +5,7 @@ import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitTestSupport
 import Testing
+import PlaneKitStreamFormat
 
 /// A pointer's last attitudes travel over UDP and its goodbye over TLS: the goodbye may come
 /// first. The host (in this process) keeps the pointer until the attitudes its goodbye names

@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 @Suite struct AttitudeRecordTests {
     /// A record read back: an attitude, or the reader's error message.

@@ -2,6 +2,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 @Suite struct BadRecordTests {
     static let intrinsics = #""intrinsics":{"fx":525,"fy":525,"cx":1.5,"cy":0.5}"#

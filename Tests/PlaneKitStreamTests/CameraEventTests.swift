@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// The `camera` event and the `gravity` field: every frame says which pose was used and how
 /// well it is tracked; frames without a pose are tracked from depth.

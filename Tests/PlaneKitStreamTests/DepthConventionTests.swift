@@ -4,6 +4,7 @@ import PlaneKitInput
 import PlaneKitSynthesis
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// depth16 samples of 0 and 65 535 are no reading, and `maxDepth` (the record's, else the
 /// stream's) makes far readings holes, for every encoding.

@@ -4,6 +4,7 @@ import PlaneKitHitTesting
 import PlaneKitAnchors
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 @Suite struct EventJSONTests {
     /// The hand-written event lines are byte for byte what JSONEncoder with sorted keys makes of

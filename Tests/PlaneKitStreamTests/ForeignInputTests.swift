@@ -1,6 +1,7 @@
 import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// Inputs that are not record streams (issue #26): named once, not reported line by line.
 @Suite struct ForeignInputTests {

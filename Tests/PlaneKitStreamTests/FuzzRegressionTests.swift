@@ -3,6 +3,7 @@ import PlaneKitStream
 @testable import PlaneKitAnchors
 import PlaneKitTestSupport
 import Testing
+import PlaneKitStreamFormat
 
 /// Replays the stream fuzzer's seeds (Fuzz/corpus/stream/) and findings
 /// (Fuzz/regressions/stream/) as its target (Fuzz/Targets/stream.swift) does: the bytes through

@@ -4,6 +4,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import Testing
 
+import PlaneKitStreamFormat
 #if canImport(Glibc)
 import Glibc
 #endif

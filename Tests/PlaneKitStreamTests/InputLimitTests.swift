@@ -1,6 +1,7 @@
 import PlaneKitInput
 @testable import PlaneKitStream
 import Testing
+@testable import PlaneKitStreamFormat
 
 /// The stream's resource limits (README, "Resource limits"): what one record may make the
 /// process allocate is bounded by the bytes that actually arrive, not by what its header claims.

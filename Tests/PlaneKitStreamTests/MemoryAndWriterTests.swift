@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// The same bytes over and over, `count` times, made on the fly.
 struct RepeatingSource: ByteSource {

@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import Synchronization
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// What a reader thread saw: the records, or the error that stopped it.
 private final class ReaderOutcome: Sendable {

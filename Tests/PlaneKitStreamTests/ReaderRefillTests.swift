@@ -1,5 +1,6 @@
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// The sizes of the reads a source was asked for, kept outside the source (the reader owns its
 /// own copy of the source).

@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 @Suite struct RoundTripTests {
     let pose = Transform(rotation: Quaternion(angle: 0.7, axis: SIMD3(0.3, 1, -0.2)), translation: SIMD3(1.5, -0.25, 3))

@@ -6,6 +6,7 @@ import Testing
 @testable import PlaneKitStream
 import PlaneKitPictures
 import PlaneKitPictures
+@testable import PlaneKitStreamFormat
 
 @Suite struct StreamPictureTests {
     /// `--png-dir`: one PNG per frame, named by frame number, the frame's size, RGB.

@@ -4,6 +4,7 @@ import PlaneKitInput
 import PlaneKitSynthesis
 import PlaneKitAnchors
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// Generated frames at 320×240 (small, so the debug build tracks them quickly), as stream records.
 struct SyntheticStream {

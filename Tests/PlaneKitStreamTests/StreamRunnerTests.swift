@@ -5,6 +5,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 @Suite struct StreamRunnerTests {
     /// Frames, then every command kind, then more frames: the events come in input order, each

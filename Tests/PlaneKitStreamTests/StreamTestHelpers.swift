@@ -2,6 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
 @testable import PlaneKitStream
+@testable import PlaneKitStreamFormat
 
 /// Builds stream bytes by hand: header lines and payloads.
 struct StreamBuilder {

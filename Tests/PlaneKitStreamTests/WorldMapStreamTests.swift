@@ -6,6 +6,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 @testable import PlaneKitStream
 import Testing
+@testable import PlaneKitStreamFormat
 
 @Suite("World maps in streams")
 struct WorldMapStreamTests {

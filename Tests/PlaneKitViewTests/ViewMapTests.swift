@@ -4,6 +4,7 @@ import PlaneKitStream
 import PlaneKitMaps
 import PlaneKitView
 import Testing
+import PlaneKitStreamFormat
 
 /// `planekit view --map`: a saved map shown without a stream.
 @Suite struct ViewMapTests {

@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitView
+import PlaneKitStreamFormat
 
 /// A generated walk as stream bytes: `frameCount` frames at 320×240 (small, so a debug build
 /// keeps up) with a tap on the image centre after every tenth frame, so objects come and go too.
