@@ -39,8 +39,9 @@ struct BenchAnchors: ParsableCommand {
             centre from the keeper's plane, the keeper as it is after the merge).
 
               swift build -c release
-              .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev
-              .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev --frames 150 --log
+              .build/release/planekit bench anchors --sequence redkitchen/seq-01
+              .build/release/planekit bench anchors --sequence redkitchen/seq-01 \\
+                  --frames 150 --log
             """)
 
     @Option(help: "Frames to run, the first this many of the walk (default: all).")

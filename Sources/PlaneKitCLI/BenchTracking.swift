@@ -49,9 +49,11 @@ struct BenchTracking: ParsableCommand {
             scripts/bench-tracking.sh sets up the Python side.
 
               swift build -c release && .build/release/planekit bench tracking --no-open3d
-              .build/release/planekit bench tracking --no-open3d --imu calibrated --seed 1 --seed 2
-              scripts/bench-tracking.sh --sequence ../shared/data/tum/rgbd_dataset_freiburg1_xyz
-              .build/release/planekit bench tracking --no-open3d --sequence DIR --frames 500 --without-gravity --check-reference
+              .build/release/planekit bench tracking --no-open3d --imu calibrated \\
+                  --seed 1 --seed 2
+              scripts/bench-tracking.sh --sequence tum/rgbd_dataset_freiburg1_xyz
+              .build/release/planekit bench tracking --no-open3d --sequence DIR \\
+                  --frames 500 --without-gravity --check-reference
             """)
 
     @Option(help: "Frames per walk (the first this many of a recorded sequence).")
