@@ -15,8 +15,8 @@ struct BenchAnchors: ParsableCommand {
             Every frame of --sequence DIR (a 7-Scenes sequence or a TUM RGB-D folder, read as \
             `bench tracking --sequence` reads it; the first --frames frames) goes to a Session \
             with its reference pose. The world's up is the opposite of the folder's \
-            gravity-direction.txt (gravity in the reference world, as 7-Scenes walks here \
-            carry it), else world +Y.
+            gravity-direction.txt (three numbers: gravity's down in the reference world), \
+            else world +Y.
 
             Reported: planeAdded and planeRemoved events, anchors alive after the last frame, \
             those classified floor, anchors added more than 10 m from the camera (planes from \

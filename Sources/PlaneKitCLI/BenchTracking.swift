@@ -26,7 +26,7 @@ struct BenchTracking: ParsableCommand {
 
             Each frame's cloud goes to CameraTracker without its pose (with --imu, with the \
             simulated accelerometer's reading, as a record's "acceleration" field would bring \
-            it; a recorded walk with a gravity-direction.txt, as 7-Scenes has, gives each frame \
+            it; a recorded walk with a gravity-direction.txt (gravity in the reference world) gives each frame \
             its gravity in camera coordinates, as a record's "gravity" field would); the time of \
             track() alone is measured (one thread) and the median reported, with the position \
             RMSE of the estimated poses after moving them rigidly so that the first matches the \
