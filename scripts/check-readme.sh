@@ -9,8 +9,9 @@
 #   README.md   every ```sh block, unless its fence says ```sh no-check or the line right above
 #               it is an HTML comment starting with <!-- no-check (say why after it).
 #   docs/*.md   only ```sh check blocks, or ```sh blocks right below <!-- check -->.
-# A skipped block is listed with its reason. Each command runs in one scratch folder (a copy of
-# samples/ in it, blocks in file order, so a later block can use an earlier one's files), with
+# A skipped block is listed with its reason. Each file's commands run in a scratch folder of its
+# own (a copy of samples/ in it; blocks in file order, so a later block can use an earlier one's
+# files), with
 # `set -o pipefail` and a time limit (CHECK_README_TIMEOUT seconds, 30 by default). A command
 # ending in `&` runs in the background until a `wait` line (or the end of its file's blocks).
 set -euo pipefail
@@ -127,13 +128,13 @@ for path in sys.argv[1:]:
         i = end + 1
 EOF
 
-mkdir -p "$OUT/work"
-cp -R samples "$OUT/work/samples"
 export PATH="$bin_dir:$PATH"
 ran=0
 skipped=0
 background=()
 current_file=
+work=
+files=0
 
 # finish_background: waits for the commands started with `&` and reports each that failed.
 finish_background() {
@@ -162,6 +163,10 @@ while IFS=$'\t' read -r -d '' where kind command; do
     if [[ $file != "$current_file" ]]; then
         finish_background
         current_file=$file
+        files=$((files + 1))
+        work="$OUT/work-$files"
+        mkdir -p "$work"
+        cp -R samples "$work/samples"
     fi
     if [[ $kind == skip ]]; then
         echo "check-readme: skipped the block at $where ($command)"
@@ -174,12 +179,12 @@ while IFS=$'\t' read -r -d '' where kind command; do
         continue
     fi
     if [[ $command =~ ^(.*[^&])\&[[:space:]]*$ ]]; then
-        (cd "$OUT/work" && exec timeout "$limit" bash -o pipefail -c "${BASH_REMATCH[1]}" < /dev/null > /dev/null 2>> "$OUT/stderr") &
+        (cd "$work" && exec timeout "$limit" bash -o pipefail -c "${BASH_REMATCH[1]}" < /dev/null > /dev/null 2>> "$OUT/stderr") &
         background+=("$!"$'\t'"$where"$'\t'"$command")
         continue
     fi
     status=0
-    (cd "$OUT/work" && exec timeout "$limit" bash -o pipefail -c "$command" < /dev/null > "$OUT/stdout" 2> "$OUT/stderr") || status=$?
+    (cd "$work" && exec timeout "$limit" bash -o pipefail -c "$command" < /dev/null > "$OUT/stdout" 2> "$OUT/stderr") || status=$?
     if ((status != 0)); then
         report "$where"$'\t'"$command" "$status"
         sed 's/^/    /' "$OUT/stderr" | tail -n 3 >&2
