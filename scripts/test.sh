@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs PlaneKit's whole test suite.
-# The suite reads real sensor data from ../shared/data/ beside the repository.
+# Suites that read real sensor data (../shared/data/ beside the repository) skip when it is absent.
 #
 #   scripts/test.sh [swift test options]              release build in .build
 #   scripts/test.sh --sanitize [swift test options]   under AddressSanitizer and
@@ -63,11 +63,12 @@ swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitVie
 # for the process (setenv is not safe beside other threads reading the environment) and wait on
 # the daemons they start (about 20 s), which beside the long suites would hold a pool thread.
 swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitDiscoveryTests --no-parallel
-# A whole-suite run also runs the live view's browser test and the samples/ pipelines with the
-# binary that build made, and the C API's test program and the Python package's pytest suite
-# with the library it made (libPlaneKitC.so).
+# A whole-suite run also runs the live view's browser test, the samples/ pipelines and the
+# README's commands (and its and docs/'s links) with the binaries that build made, and the C API's
+# test program and the Python package's pytest suite with the library it made (libPlaneKitC.so).
 scripts/test-view.sh
 scripts/check-samples.sh
+scripts/check-readme.sh
 scripts/check-cli.sh
 scripts/check-users.sh
 scripts/check-sequences.sh

@@ -16,8 +16,8 @@ struct BenchAnchors: ParsableCommand {
             Every frame of --sequence DIR (a 7-Scenes sequence or a TUM RGB-D folder, read as \
             `bench tracking --sequence` reads it; the first --frames frames) goes to a Session \
             with its reference pose. The world's up is the opposite of the folder's \
-            gravity-direction.txt (gravity in the reference world, as 7-Scenes walks here \
-            carry it), else world +Y.
+            gravity-direction.txt (three numbers: gravity's down in the reference world), \
+            else world +Y.
 
             Reported: planeAdded and planeRemoved events, anchors alive after the last frame, \
             those classified floor, anchors added more than 10 m from the camera (planes from \
@@ -40,8 +40,9 @@ struct BenchAnchors: ParsableCommand {
             centre from the keeper's plane, the keeper as it is after the merge).
 
               swift build -c release
-              .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev
-              .build/release/planekit bench anchors --sequence ../shared/data/7scenes-redkitchen-dev --frames 150 --log
+              .build/release/planekit bench anchors --sequence redkitchen/seq-01
+              .build/release/planekit bench anchors --sequence redkitchen/seq-01 \\
+                  --frames 150 --log
             """)
 
     @Option(help: "Frames to run, the first this many of the walk (default: all).")

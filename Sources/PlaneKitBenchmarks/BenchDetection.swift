@@ -16,7 +16,7 @@ struct BenchDetection: ParsableCommand {
         commandName: "detection",
         abstract: "Time plane detection on VGA frames and real scans next to PCL's organized pipeline.",
         discussion: """
-            For each frame — the real 640×480 clouds and depth images in ../shared/data/pcl/, the \
+            For each frame — the real 640×480 clouds and depth images in DIR/pcl/ (--data), the \
             real scans (SegComp's ABW range images in segcomp-abw-dev/, the laser scan in \
             andreashaus/; their median is printed apart) and \
             generated rooms — runs PlaneKit's organized detector and PCL's \

@@ -20,7 +20,7 @@ struct BenchSession: ParsableCommand {
             fills the session's world to at least 50 plane anchors (the room's own plus small \
             patches elsewhere) and 100 placed objects, then times, frame by frame on one thread, \
             the organized detector alone and Session.update on the same frame, and prints the \
-            medians and their ratio. The issue's budget is a ratio within 1.5.
+            medians and their ratio. The budget is a ratio within 1.5.
 
             Build in release mode first:
               swift build -c release && .build/release/planekit bench session

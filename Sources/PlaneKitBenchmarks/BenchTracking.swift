@@ -27,7 +27,7 @@ struct BenchTracking: ParsableCommand {
 
             Each frame's cloud goes to CameraTracker without its pose (with --imu, with the \
             simulated accelerometer's reading, as a record's "acceleration" field would bring \
-            it; a recorded walk with a gravity-direction.txt, as 7-Scenes has, gives each frame \
+            it; a recorded walk with a gravity-direction.txt (gravity in the reference world) gives each frame \
             its gravity in camera coordinates, as a record's "gravity" field would); the time of \
             track() alone is measured (one thread) and the median reported, with the position \
             RMSE of the estimated poses after moving them rigidly so that the first matches the \
@@ -50,9 +50,11 @@ struct BenchTracking: ParsableCommand {
             scripts/bench-tracking.sh sets up the Python side.
 
               swift build -c release && .build/release/planekit bench tracking --no-open3d
-              .build/release/planekit bench tracking --no-open3d --imu calibrated --seed 1 --seed 2
-              scripts/bench-tracking.sh --sequence ../shared/data/tum/rgbd_dataset_freiburg1_xyz
-              .build/release/planekit bench tracking --no-open3d --sequence DIR --frames 500 --without-gravity --check-reference
+              .build/release/planekit bench tracking --no-open3d --imu calibrated \\
+                  --seed 1 --seed 2
+              scripts/bench-tracking.sh --sequence tum/rgbd_dataset_freiburg1_xyz
+              .build/release/planekit bench tracking --no-open3d --sequence DIR \\
+                  --frames 500 --without-gravity --check-reference
             """)
 
     @Option(help: "Frames per walk (the first this many of a recorded sequence).")

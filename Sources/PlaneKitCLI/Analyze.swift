@@ -60,14 +60,16 @@ struct Analyze: ParsableCommand {
             how far the batch has got; in a pipe or a log it stays silent.
 
             Examples:
-              planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
+              planekit analyze samples/room-depth.png
               planekit analyze --json frame.pcd | python3 -m json.tool
-              planekit analyze --labels out/{name}-labels.pgm --png out/{name}.png ../shared/data/pcl/frame_*.pcd
+              planekit analyze --labels out/{name}-labels.pgm --png out/{name}.png *.pcd
               planekit analyze --intrinsics 525,525,320,240 --depth-scale 0.001 depth.png
               planekit analyze --intrinsics 525,525,320,240 --max-depth 4 depth.png
-              planekit analyze --units cm --up 0,1,0 ../shared/data/andreashaus/scan000.pcd
-              planekit analyze --mesh planes.obj --pcd labelled.pcd --json --indices samples/room-depth.png
-              planekit analyze --min-plane 0.5m2 --distance-threshold 0.01m --merge-angle 10 samples/room-depth.png
+              planekit analyze --units cm --up 0,1,0 scan.pcd
+              planekit analyze --mesh planes.obj --pcd labelled.pcd --json --indices \\
+                  samples/room-depth.png
+              planekit analyze --min-plane 0.5m2 --distance-threshold 0.01m \\
+                  --merge-angle 10 samples/room-depth.png
             """)
 
     @Argument(help: "Point-cloud files or depth images.", completion: .file())

@@ -41,10 +41,10 @@ struct Encode: ParsableCommand {
             points whose z in the sensor frame is larger); the payload is left as the file has it.
 
             Examples:
-              planekit encode ../shared/data/pcl/frame_*.pcd > frames.stream
+              planekit encode frame_*.pcd > frames.stream
               ls depth/*.png | planekit encode --intrinsics 525,525,319.5,239.5 --fps 15
-              ls walk/*.png | planekit encode | planekit stream    # walk/: synth --depth-dir
-              planekit encode --sequence ../shared/data/7scenes-redkitchen-dev | planekit stream > kitchen.ndjson
+              ls walk/*.png | planekit encode | planekit stream  # walk/: synth --depth-dir
+              planekit encode --sequence redkitchen/seq-01 | planekit stream > k.ndjson
             """)
 
     @Argument(help: "Files to encode, in order (none or -: read paths from stdin).")

@@ -35,8 +35,9 @@ struct Evaluate: ParsableCommand {
             A file that cannot be read, is not a label image or has another size than its pair \
             is one line on stderr naming it; the rest is scored and the exit status is 1.
 
-            Examples (from the repository root; D is the SegComp ABW data):
-              D=../shared/data/segcomp-abw-dev; mkdir -p pred
+            Examples (D is a folder of SegComp ABW range images as PCD, with their
+            ground-truth label images in D/gt):
+              mkdir -p pred
               planekit analyze --sensor auto --labels pred/{name}.pgm $D/abw0*.pcd
               planekit evaluate --cloud $D pred $D/gt
               planekit evaluate --sweep --png curves.png pred $D/gt

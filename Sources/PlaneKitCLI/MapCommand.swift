@@ -35,7 +35,8 @@ struct MapInfo: ParsableCommand {
             white footprints.
 
             Examples:
-              planekit synth --frames 300 --taps 2 | planekit stream --save-map room.pkmap > /dev/null
+              planekit synth --frames 300 --taps 2 \\
+                  | planekit stream --save-map room.pkmap > /dev/null
               planekit map info room.pkmap
               planekit map info --json --png room.png room.pkmap
             """)

@@ -13,13 +13,13 @@ public struct PlaneKitCommand: ParsableCommand {
             table or, with --json, machine-readable output.
 
             Examples:
-              planekit analyze ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
+              planekit analyze samples/room-depth.png
               planekit analyze --json --labels labels.pgm --png planes.png frame.pcd
-              planekit evaluate --cloud ../shared/data/segcomp-abw-dev pred ../shared/data/segcomp-abw-dev/gt
+              planekit evaluate --cloud scans/ predicted/ truth/
               planekit synth --seed 7 --output room.pcd --labels room-labels.pgm
               planekit raycast --pixel 320,400 --target all samples/room-depth.png
               planekit synth --frames 120 --taps 3 | planekit stream > events.ndjson
-              planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream
+              planekit encode frame_*.pcd | planekit stream
               planekit synth --frames 600 --taps 3 | planekit view
               planekit bench detection --runs 30
             """,

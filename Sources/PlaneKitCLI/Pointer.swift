@@ -8,7 +8,7 @@ import PlaneKitCommandSupport
 import PlaneKitInput
 import PlaneKitStreamFormat
 
-/// `planekit pointer`: a phone as a 3D mouse in a shared space (the seeds' 3D-mouse article).
+/// `planekit pointer`: a phone as a 3D mouse in a shared space (its attitude streamed as the pointer's aim).
 /// Reads attitude records on stdin and streams them, sealed, to the space's device peers, which
 /// cast the pointer's ray into their planes and print `pointer` events.
 struct Pointer: ParsableCommand {
@@ -30,7 +30,8 @@ struct Pointer: ParsableCommand {
             stderr naming it, and the stream goes on.
 
             Example:
-              planekit pointer --join 127.0.0.1:9000 --secret 'kitchen table 42' --origin 0,1.4,0 --forward 0,0,-1 < attitudes.ndjson
+              planekit pointer --join 127.0.0.1:9000 --secret 'kitchen table 42' \\
+                  --origin 0,1.4,0 --forward 0,0,-1 < attitudes.ndjson
             """)
 
     @Option(name: .customLong("join"),

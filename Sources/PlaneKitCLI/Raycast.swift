@@ -25,8 +25,10 @@ struct Raycast: ParsableCommand {
             outline), extent (inside its rectangle), infinite (unbounded), estimated \
             (horizontal/vertical surfaces fitted to the points around the ray), feature (the \
             measured point nearest the ray), all. --alignment keeps horizontal, vertical or \
-            any surfaces. --smart prints the placement hit of BEHAVIOUR.md §2 instead \
-            (with --drag for infinite planes when dragging).
+            any surfaces. --smart prints the one hit to place an object at instead: the \
+            nearest plane whose outline the ray hits, else (with --drag, for dragging) a plane \
+            taken as infinite, else a horizontal or vertical surface estimated from the points \
+            around the ray.
 
             Depth is read as `analyze` reads it: 16-bit samples of 0 and 65535 are no reading, \
             and --max-depth METRES drops readings farther than that along the camera's +Z. \
@@ -38,9 +40,10 @@ struct Raycast: ParsableCommand {
             image is an error.
 
             Examples:
-              planekit raycast --pixel 320,400 ../shared/data/pcl/table_scene_mug_stereo_textured.pcd
-              planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json frame.pcd
-              planekit raycast --pixel 100,300 --pixel 500,300 --smart --alignment horizontal samples/room-depth.png
+              planekit raycast --pixel 320,400 samples/room-depth.png
+              planekit raycast --origin 0,0,0 --direction 0,0.3,1 --target all --json x.pcd
+              planekit raycast --pixel 100,300 --pixel 500,300 --smart \\
+                  --alignment horizontal samples/room-depth.png
               planekit raycast --origin -0.1,0,0 --direction 0,0.3,1 samples/room-depth.png
             """)
 

@@ -62,14 +62,18 @@ struct Stream: ParsableCommand {
 
             Examples:
               planekit synth --frames 120 --taps 3 | planekit stream
-              planekit encode ../shared/data/pcl/frame_*.pcd | planekit stream --stats
-              planekit synth --frames 60 --taps 2 | planekit stream | grep '"event":"objectAdded"'
-              planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames > events.ndjson
-              planekit synth --frames 300 --taps 2 | planekit stream --save-map room.pkmap > /dev/null
-              planekit encode --sequence ../shared/data/7scenes-redkitchen-dev | planekit stream --min-plane 3000 --stats > kitchen.ndjson
-              planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > events.ndjson
-              planekit synth --frames 90 --taps 1 | planekit stream --host 9000 --secret 'kitchen table 42'
-              planekit synth --frames 90 --taps 1 --world-offset 30,1,0,2 | planekit stream --join 127.0.0.1:9000 --secret 'kitchen table 42'
+              planekit encode frame_*.pcd | planekit stream --stats
+              planekit synth --frames 60 --taps 2 | planekit stream | grep objectAdded
+              planekit synth --frames 30 --taps 1 | planekit stream --png-dir frames
+              planekit synth --frames 300 --taps 2 \\
+                  | planekit stream --save-map room.pkmap > /dev/null
+              planekit encode --sequence redkitchen/seq-01 \\
+                  | planekit stream --min-plane 3000 --stats > kitchen.ndjson
+              planekit synth --frames 600 --taps 3 | planekit stream --view 8080 > e.ndjson
+              planekit synth --frames 90 --taps 1 \\
+                  | planekit stream --host 9000 --secret 'kitchen table 42'
+              planekit synth --frames 90 --taps 1 --world-offset 30,1,0,2 \\
+                  | planekit stream --join 127.0.0.1:9000 --secret 'kitchen table 42'
             """)
 
     @Flag(help: "Stop at the first bad record with exit status 2 instead of reporting it and going on.")

@@ -64,11 +64,13 @@ struct Synth: ParsableCommand {
             Examples:
               planekit synth --seed 7 --output room.pcd --labels room-truth.pgm
               planekit synth --seed 7 --depth room.png && planekit analyze room.png
-              planekit synth --sensor scanner --seed 3 --output scan.pcd --labels scan.pgm --truth scan.json
+              planekit synth --sensor scanner --seed 3 --output scan.pcd \\
+                  --labels scan.pgm --truth scan.json
               planekit synth --sensor realsense --invalid-value 65535 --depth d435.png
               planekit synth --frames 120 --taps 3 | planekit stream
               planekit synth --frames 600 --no-poses --imu | planekit stream
-              planekit synth --frames 300 --depth-dir walk && ls walk/*.png | planekit encode | planekit stream
+              planekit synth --frames 300 --depth-dir walk
+              ls walk/*.png | planekit encode | planekit stream
             """)
 
     @Option(help: "Seed of the room, camera pose and noise.")

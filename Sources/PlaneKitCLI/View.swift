@@ -40,9 +40,10 @@ struct View: ParsableCommand {
 
             Examples:
               planekit synth --frames 600 --taps 3 | planekit view --realtime
-              planekit synth --frames 60 --seed 3 | planekit view --listen 127.0.0.1:0 --hold
-              planekit encode ../shared/data/pcl/frame_*.pcd | planekit view --listen 0.0.0.0:8080 --hold
-              planekit synth --frames 300 --taps 2 | planekit stream --view 8081 > events.ndjson
+              planekit synth --frames 60 --seed 3 | planekit view --listen 127.0.0.1:0 \\
+                  --hold
+              planekit encode frame_*.pcd | planekit view --listen 0.0.0.0:8080 --hold
+              planekit synth --frames 300 --taps 2 | planekit stream --view 8081 > e.ndjson
               planekit view --map room.pkmap --listen 127.0.0.1:0
               planekit view --join 127.0.0.1:7000 --secret-file space.secret --name wall
 
