@@ -67,6 +67,9 @@ let package = Package(
             name: "PCLBridge", dependencies: ["PCLBridgeInterface", "CPCLSegmentation"],
             cxxSettings: [.define("NDEBUG")]),
         .target(name: "PlaneKitInput", dependencies: ["PlaneKitGeometry", "CZlib", "CLibdeflate"]),
+        // Point cloud files: PCD, PLY and XYZ readers and writers, and the reader that opens any
+        // supported file (clouds and depth images alike).
+        .target(name: "PlaneKitCloudIO", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         // Scoring a segmentation against ground truth: Hoover et al.'s evaluation, mutual overlap.
         .target(name: "PlaneKitEvaluation", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
@@ -96,12 +99,12 @@ let package = Package(
             name: "PlaneKitStream",
             dependencies: [
                 "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
-                "PlaneKitMaps", "PlaneKitPictures", "PlaneKitStreamFormat", "CLinuxIO",
+                "PlaneKitMaps", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitCloudIO", "CLinuxIO",
             ]),
         .target(
             name: "PlaneKit",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
@@ -109,7 +112,7 @@ let package = Package(
         .target(
             name: "PlaneKitC",
             dependencies: [
-                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
@@ -142,7 +145,7 @@ let package = Package(
         .target(
             name: "PlaneKitCommandSupport",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "CLinuxIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -150,7 +153,7 @@ let package = Package(
         .target(
             name: "PlaneKitBenchmarks",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -163,7 +166,7 @@ let package = Package(
             // client then runs with the old layout and corrupts memory (swiftlang/swift#89636; it
             // crashed `bench relocalization` after `MapTracking` gained a private property).
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "PlaneKitBenchmarks", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -172,34 +175,34 @@ let package = Package(
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
         .executableTarget(
             name: "planekit-view",
-            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
+            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection",
                            "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
                            "PlaneKitDiscovery"]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
         .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
-        .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitCloudIO", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitEvaluationTests", dependencies: ["PlaneKitEvaluation", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitDetectionTests",
-            dependencies: ["PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitHitTestingTests",
             dependencies: ["PlaneKitHitTesting", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitAnchorsTests",
-            dependencies: ["PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitCameraTrackingTests",
-            dependencies: ["PlaneKitCameraTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitCameraTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitMapsTests",
             dependencies: ["PlaneKitMaps", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitStreamTests",
-            dependencies: ["PlaneKitStream", "PlaneKitStreamFormat", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitStream", "PlaneKitStreamFormat", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitShareTests",

@@ -88,17 +88,20 @@ scratch=.build/fuzz
 release=$scratch/release
 needs_stream=0
 for t in "${targets[@]}"; do [[ $t == stream || $t == world-map ]] && needs_stream=1; done
-module=PlaneKitInput
-(( needs_stream )) && module=PlaneKitStream
+modules=(PlaneKitCloudIO)
+(( needs_stream )) && modules+=(PlaneKitStream)
 
 build_start=$SECONDS
-echo "fuzz: building $module and what it needs, instrumented (.build/fuzz)" >&2
-nice -n 10 swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \
-    --target "$module" >&2
+for module in "${modules[@]}"; do
+    echo "fuzz: building $module and what it needs, instrumented (.build/fuzz)" >&2
+    nice -n 10 swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \
+        --target "$module" >&2
+done
 
 link_flags=(-I "$release/Modules" -Xcc "-fmodule-map-file=Sources/System/CZlib/module.modulemap"
             -Xcc "-fmodule-map-file=Sources/System/CLibdeflate/module.modulemap"
-            "$release"/PlaneKitGeometry.build/*.o "$release"/PlaneKitInput.build/*.o -lz -ldeflate)
+            "$release"/PlaneKitGeometry.build/*.o "$release"/PlaneKitInput.build/*.o "$release"/PlaneKitCloudIO.build/*.o
+            -lz -ldeflate)
 mkdir -p "$release/fuzzers"
 for t in "${targets[@]}"; do
     flags=("${link_flags[@]}")

@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitCloudIO
 
 /// `planekit bench detection`: PlaneKit's organized detector against PCL on the same frames,
 /// in the same run.

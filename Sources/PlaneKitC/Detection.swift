@@ -2,6 +2,7 @@ import CPlaneKit
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitCloudIO
 
 /// What a `planekit_detection` handle holds.
 final class DetectionBox {

@@ -12,6 +12,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitPictures
+import PlaneKitCloudIO
 
 /// `planekit analyze`: find the planes in point-cloud files and depth images.
 struct Analyze: ParsableCommand {

@@ -12,6 +12,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitStreamFormat
+import PlaneKitCloudIO
 
 /// `planekit encode`: point-cloud files and depth images into a frame stream.
 struct Encode: ParsableCommand {

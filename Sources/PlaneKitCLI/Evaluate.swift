@@ -5,6 +5,7 @@ import PlaneKitSynthesis
 import PlaneKitCommandSupport
 import PlaneKitEvaluation
 import PlaneKitPictures
+import PlaneKitCloudIO
 
 /// `planekit evaluate`: score label images against ground truth as Hoover et al. (1996) do.
 struct Evaluate: ParsableCommand {

@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitCloudIO
 
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
 struct Raycast: ParsableCommand {

@@ -9,6 +9,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitStreamFormat
+import PlaneKitCloudIO
 
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
 struct Synth: ParsableCommand {

@@ -6,6 +6,7 @@ import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
+import PlaneKitCloudIO
 
 /// Options for reading depth images, shared by every command that reads files.
 package struct DepthImageOptions: ParsableArguments {

@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitStream
 import PlaneKitStreamFormat
+import PlaneKitCloudIO
 
 /// A recorded depth walk with reference poses, in the folder layout of a public RGB-D data set,
 /// for the benchmarks (`bench tracking --sequence`, `bench relocalization --sequence`):

@@ -9,7 +9,7 @@ public enum InputLimits {
     public static let maximumFileBytes = 4 << 30
 
     /// Throws when `count` is negative or more than ``maximumElements``.
-    static func check(elementCount count: Int, what: String, source: String) throws(InputError) {
+    package static func check(elementCount count: Int, what: String, source: String) throws(InputError) {
         guard count >= 0 else {
             throw InputError(source: source, problem: "negative \(what) count \(count)")
         }

@@ -5,19 +5,19 @@ import Darwin
 #endif
 
 /// Parsing numbers straight out of a byte buffer, without building a `String` per token.
-enum NumberParsing {
+package enum NumberParsing {
     /// Longest numeric token accepted (digits, sign, exponent): longer tokens are not numbers
     /// any writer produces.
     static let maximumTokenLength = 63
 
     /// `true` for the bytes that separate tokens on a line: space, tab, CR, VT, FF.
-    @inline(__always) static func isBlank(_ byte: UInt8) -> Bool {
+    @inline(__always) package static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C
     }
 
     /// The `Double` spelled by `text[start..<end]`, or nil when those bytes are not exactly one
     /// number (C syntax, `strtod`; "nan" and "inf" parse and are left for the caller to judge).
-    static func double(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    package static func double(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         let length = end - start
         guard length > 0, length <= maximumTokenLength, start >= 0, end <= text.count else { return nil }
         // strtod needs a NUL-terminated string: copy the token to the stack.
@@ -35,7 +35,7 @@ enum NumberParsing {
     }
 
     /// The `Float` spelled by `text[start..<end]` (rounded once, from the decimal text).
-    static func float(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Float? {
+    package static func float(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Float? {
         let length = end - start
         guard length > 0, length <= maximumTokenLength, start >= 0, end <= text.count else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Float? in
@@ -51,7 +51,7 @@ enum NumberParsing {
     }
 
     /// The non-negative decimal integer spelled by `text[start..<end]`, or nil (also on overflow).
-    static func unsigned(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+    package static func unsigned(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard end > start, start >= 0, end <= text.count else { return nil }
         var value = 0
         for i in start..<end {

@@ -2,7 +2,7 @@
 /// IDAT chunks concatenated and inflated with zlib, and all five row filters undone.
 public enum PNGDecoder {
     /// The eight bytes every PNG file starts with.
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The image in `bytes`; `source` names the file in errors.
     public static func decode(_ bytes: [UInt8], source: String) throws(InputError) -> GrayImage {

@@ -1,4 +1,5 @@
 import PlaneKitInput
+import PlaneKitCloudIO
 
 /// What an input that is not a record stream looks like, told from its first bytes, so
 /// `planekit stream < scan.pcd` says so once instead of reporting every line as a bad record.

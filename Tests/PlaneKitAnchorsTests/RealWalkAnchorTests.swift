@@ -4,6 +4,7 @@ import PlaneKitInput
 import PlaneKitTestSupport
 import PlaneKitAnchors
 import Testing
+import PlaneKitCloudIO
 
 /// Plane anchors on a real Kinect walk: the first 150 frames (5 s) of the 7-Scenes kitchen
 /// development split (`../shared/data/7scenes-redkitchen-dev`, 16-bit depth in millimetres,

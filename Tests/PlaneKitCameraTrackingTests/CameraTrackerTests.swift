@@ -6,6 +6,7 @@ import PlaneKitSynthesis
 import PlaneKitTestSupport
 import PlaneKitCameraTracking
 import Testing
+import PlaneKitCloudIO
 
 /// Camera tracking from depth alone, against the generator's true poses.
 @Suite struct CameraTrackerTests {

@@ -5,6 +5,7 @@ import PlaneKitInput
 import PlaneKitTestSupport
 import PlaneKitCameraTracking
 import Testing
+import PlaneKitCloudIO
 
 /// Camera tracking on real Kinect depth: the three consecutive frames of PCL's test data
 /// (`../shared/data/pcl/depth/`, raw 16-bit TIFFs with their intrinsics, 0 = no reading, about

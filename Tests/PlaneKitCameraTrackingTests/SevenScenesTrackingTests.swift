@@ -5,6 +5,7 @@ import PlaneKitInput
 import PlaneKitTestSupport
 import PlaneKitCameraTracking
 import Testing
+import PlaneKitCloudIO
 
 /// Where the development frames of the real Kinect walk are.
 enum SevenScenesDev {

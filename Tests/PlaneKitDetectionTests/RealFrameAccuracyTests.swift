@@ -3,6 +3,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitTestSupport
+import PlaneKitCloudIO
 
 /// The detector on PCL's real organized frames (../shared/data/pcl): the frame's dominant surface,
 /// found independently of the detector by RANSAC over every finite point of the frame, must come

@@ -6,6 +6,7 @@ import PlaneKitInput
 import PlaneKitSynthesis
 import PlaneKitTestSupport
 import PlaneKitEvaluation
+import PlaneKitCloudIO
 
 /// Where the development images are.
 enum SegCompABW {

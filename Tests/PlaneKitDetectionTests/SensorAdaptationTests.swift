@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitSynthesis
 import PlaneKitTestSupport
+import PlaneKitCloudIO
 
 /// ``SensorProfile/auto``: the noise read off the frames themselves, the scale chosen from it,
 /// and grids that are not camera images.

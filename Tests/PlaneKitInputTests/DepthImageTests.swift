@@ -3,6 +3,7 @@ import Foundation
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 struct DepthImageTests {
     /// A 4×3 depth image in millimetres with two holes.

@@ -3,6 +3,7 @@ import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
 import Testing
+@testable import PlaneKitCloudIO
 
 /// 0 and 65 535 are no reading, and a maximum range makes far readings holes, on every path
 /// from a file to points.

@@ -1,5 +1,6 @@
 import PlaneKitGeometry
 @testable import PlaneKitInput
+@testable import PlaneKitCloudIO
 
 /// What each input fuzz target (Fuzz/Targets/, scripts/fuzz.sh) does with its bytes. This file
 /// is compiled into the fuzz binaries as well as into the tests, so a finding kept in

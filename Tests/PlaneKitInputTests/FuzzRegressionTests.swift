@@ -2,6 +2,7 @@ import Foundation
 @testable import PlaneKitInput
 import PlaneKitTestSupport
 import Testing
+@testable import PlaneKitCloudIO
 
 /// Replays what the input fuzzers (scripts/fuzz.sh, Fuzz/Targets/) know through the calls their
 /// targets make (``FuzzDecoding``): the seeds of Fuzz/corpus/<target>/, which are all good files and

@@ -3,6 +3,7 @@ import Foundation
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 /// Deterministic pseudo-random 16-bit samples with smooth areas, edges and zeros.
 func testSamples(width: Int, height: Int) -> ContiguousArray<UInt16> {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlaneKitInput
+@testable import PlaneKitCloudIO
 
 struct LZFTests {
     /// Decompresses `stream` into a buffer of `capacity` bytes.

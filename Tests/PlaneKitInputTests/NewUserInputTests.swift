@@ -3,6 +3,7 @@ import Foundation
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 /// Reading and writing as a new user meets it (issue #26): pixel rays through an organized
 /// PCD's own points, --intrinsics for clouds, units, and writes that fail with a reason.

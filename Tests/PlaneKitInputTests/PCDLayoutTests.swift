@@ -1,6 +1,7 @@
 import Testing
 import PlaneKitGeometry
 @testable import PlaneKitInput
+@testable import PlaneKitCloudIO
 
 /// One cloud written in every PCD encoding and field layout, read back point for point; and the
 /// ways a binary_compressed file can lie.

@@ -3,6 +3,7 @@ import Foundation
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 /// The error a read throws, or nil when it succeeds.
 func readError(_ path: String, options: ReadOptions = .init()) -> InputError? {

@@ -2,6 +2,7 @@ import Testing
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 /// Reading PCL's own test data from ../shared/data/pcl (skipped when absent).
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/pcl beside the repository"))

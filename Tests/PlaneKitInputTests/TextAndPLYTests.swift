@@ -3,6 +3,7 @@ import Foundation
 import PlaneKitGeometry
 @testable import PlaneKitInput
 import PlaneKitTestSupport
+@testable import PlaneKitCloudIO
 
 struct XYZReaderTests {
     @Test func commentsBlankLinesExtraColumnsAndCommas() throws {

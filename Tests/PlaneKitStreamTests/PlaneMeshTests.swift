@@ -3,6 +3,7 @@ import PlaneKitGeometry
 @testable import PlaneKitInput
 import Testing
 @testable import PlaneKitStream
+@testable import PlaneKitCloudIO
 
 /// The planes as a mesh (issue #26): one part per plane, read back by PlaneKit's own PLY reader.
 @Suite struct PlaneMeshTests {

@@ -1,3 +1,4 @@
+import PlaneKitInput
 import FoundationEssentials
 import PlaneKitGeometry
 

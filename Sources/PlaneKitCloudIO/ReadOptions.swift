@@ -1,3 +1,4 @@
+import PlaneKitInput
 import PlaneKitGeometry
 
 /// Options for ``PointCloudReader/read(path:options:)``.

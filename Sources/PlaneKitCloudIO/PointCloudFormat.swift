@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// The file formats PlaneKit reads.
 public enum PointCloudFormat: String, Sendable, CaseIterable {
     /// PCL's PCD (ascii, binary, binary_compressed).

@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// Reads PLY files (ascii, binary_little_endian and binary_big_endian): the `vertex` element's x, y, z (any numeric
 /// type) and, when they are `uchar`, its red/green/blue colours. Other elements, faces with
 /// their list properties included, are walked over and checked for truncation.

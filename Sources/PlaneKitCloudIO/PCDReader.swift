@@ -1,3 +1,4 @@
+import PlaneKitInput
 import PlaneKitGeometry
 
 /// Reads PCD files (DATA ascii, binary and binary_compressed) into the ``PointCloud`` PCL's

@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// LZF decompression, the byte format PCD's `binary_compressed` data uses.
 ///
 /// Written from the format description: the stream is a sequence of items, each starting with a

@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// Where one PCD field's values lie in a buffer of decoded records, and the loops that gather
 /// coordinates and colours out of it.
 ///

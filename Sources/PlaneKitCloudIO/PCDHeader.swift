@@ -1,3 +1,4 @@
+import PlaneKitInput
 import PlaneKitGeometry
 
 /// A PCD file's header, parsed and checked against the file before anything trusts it.

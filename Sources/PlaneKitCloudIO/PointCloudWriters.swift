@@ -1,3 +1,4 @@
+import PlaneKitInput
 import PlaneKitGeometry
 
 /// Writes binary little-endian PLY files: `x y z` floats, when the cloud has them `red green

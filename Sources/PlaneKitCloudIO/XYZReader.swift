@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// Reads plain-text point lists (`.xyz`, `.txt`): one `x y z` point per line, separated by
 /// spaces, tabs or commas. Further columns are ignored, `#` starts a comment, blank lines are
 /// skipped. A line that does not start with three finite numbers is an error naming the line.

@@ -1,3 +1,5 @@
+import PlaneKitInput
+
 /// Decodes `DATA ascii` PCD bodies: one point per line, values separated by spaces, tabs or CRs,
 /// each field contributing `COUNT` values in `FIELDS` order.
 ///
