@@ -72,7 +72,12 @@ let package = Package(
         .target(name: "PlaneKitCloudIO", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
         // Scoring a segmentation against ground truth: Hoover et al.'s evaluation, mutual overlap.
         .target(name: "PlaneKitEvaluation", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
-        .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput"]),
+        // Seeded, platform-independent random numbers and math, so generated data is the same everywhere.
+        .target(name: "PlaneKitSeededRandom", dependencies: ["PlaneKitGeometry"]),
+        // Generated rooms and tabletops with their true planes, and the simulated depth sensors that see them.
+        .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom"]),
+        // Generated walks through those rooms: camera paths, frame sequences, accelerometer readings.
+        .target(name: "PlaneKitSyntheticWalks", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom", "PlaneKitSynthesis"]),
         .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridgeInterface"]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
         // Plane anchors with stable identifiers, placed objects, the focus indicator and the snap
@@ -104,7 +109,7 @@ let package = Package(
         .target(
             name: "PlaneKit",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
@@ -112,7 +117,7 @@ let package = Package(
         .target(
             name: "PlaneKitC",
             dependencies: [
-                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
@@ -145,7 +150,7 @@ let package = Package(
         .target(
             name: "PlaneKitCommandSupport",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "CLinuxIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -153,7 +158,7 @@ let package = Package(
         .target(
             name: "PlaneKitBenchmarks",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -166,7 +171,7 @@ let package = Package(
             // client then runs with the old layout and corrupts memory (swiftlang/swift#89636; it
             // crashed `bench relocalization` after `MapTracking` gained a private property).
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "PlaneKitBenchmarks", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -175,7 +180,7 @@ let package = Package(
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
         .executableTarget(
             name: "planekit-view",
-            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitDetection",
+            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection",
                            "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
                            "PlaneKitDiscovery"]),
 
@@ -183,26 +188,26 @@ let package = Package(
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
         .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
         .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitCloudIO", "PlaneKitTestSupport"]),
-        .testTarget(name: "PlaneKitEvaluationTests", dependencies: ["PlaneKitEvaluation", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
-        .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitEvaluationTests", dependencies: ["PlaneKitEvaluation", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
+        .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitDetectionTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitDetection", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitDetection", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitHitTestingTests",
-            dependencies: ["PlaneKitHitTesting", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitHitTesting", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitAnchorsTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitAnchors", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitCameraTrackingTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitCameraTracking", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitCameraTracking", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitMapsTests",
-            dependencies: ["PlaneKitMaps", "PlaneKitAnchors", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitMaps", "PlaneKitAnchors", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitStreamTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitStream", "PlaneKitStreamFormat", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitStream", "PlaneKitStreamFormat", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitPictures", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitDiscoveryTests", dependencies: ["PlaneKitDiscovery", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitShareTests",
@@ -213,7 +218,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlaneKitViewTests",
-            dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSynthesis", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -2,7 +2,9 @@
 @_exported import PlaneKitGeometry
 @_exported import PlaneKitInput
 @_exported import PlaneKitCloudIO
+@_exported import PlaneKitSeededRandom
 @_exported import PlaneKitSynthesis
+@_exported import PlaneKitSyntheticWalks
 @_exported import PlaneKitDetection
 @_exported import PlaneKitHitTesting
 @_exported import PlaneKitAnchors

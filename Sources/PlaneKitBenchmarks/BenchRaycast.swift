@@ -8,6 +8,8 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitSeededRandom
+import PlaneKitSyntheticWalks
 
 /// `planekit bench raycast`: PlaneKit's `existingPlaneGeometry` ray kernel against Open3D's
 /// Embree-backed `RaycastingScene.cast_rays` on the same planes, one thread each, same run.

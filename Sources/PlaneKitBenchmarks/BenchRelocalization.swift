@@ -12,6 +12,8 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitMaps
 import PlaneKitCommandSupport
+import PlaneKitSeededRandom
+import PlaneKitSyntheticWalks
 
 /// `planekit bench relocalization`: relocalization into generated rooms' maps — success rate,
 /// frames, error, false relocalizations in unrelated rooms, and the time of one attempt —

@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitSyntheticWalks
 
 /// `planekit bench session`: what a tracking session adds to detection, per VGA frame, with a
 /// populated world.

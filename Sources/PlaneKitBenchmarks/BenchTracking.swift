@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitCameraTracking
 import PlaneKitCommandSupport
+import PlaneKitSyntheticWalks
 
 /// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
 /// reference poses, time per frame and position RMSE, next to Open3D's frame-to-frame

@@ -8,6 +8,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
+import PlaneKitSyntheticWalks
 
 /// A depth walk with reference poses for `bench tracking`: a generated one (``SyntheticSequence``)
 /// or a recorded one (``RecordedSequence``: the TUM RGB-D or 7-Scenes layout).

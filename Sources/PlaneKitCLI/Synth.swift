@@ -10,6 +10,7 @@ import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitStreamFormat
 import PlaneKitCloudIO
+import PlaneKitSyntheticWalks
 
 /// `planekit synth`: generated rooms with known planes, for trying and testing the detector.
 struct Synth: ParsableCommand {

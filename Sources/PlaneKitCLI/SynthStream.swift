@@ -7,6 +7,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitStreamFormat
+import PlaneKitSyntheticWalks
 
 /// `synth --frames N`: a ``SyntheticSequence`` written as a frame stream of depth16 frames, with
 /// tap records spread over it.

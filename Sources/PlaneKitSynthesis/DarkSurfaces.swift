@@ -1,3 +1,4 @@
+import PlaneKitSeededRandom
 /// Dark or glossy faces of a structured-light scanner's scene: they send back little of the
 /// projected light, so the scanner loses readings on them, in blobs and isolated speckles, and
 /// the readings it keeps are noisier.

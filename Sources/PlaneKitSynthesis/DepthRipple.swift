@@ -1,3 +1,4 @@
+import PlaneKitSeededRandom
 /// Depth noise that is correlated between neighbouring pixels: a smooth random ripple added to
 /// every reading, as a structured-light scanner's stripe decoding leaves on a flat face.
 ///

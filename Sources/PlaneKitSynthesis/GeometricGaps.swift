@@ -1,3 +1,4 @@
+import PlaneKitSeededRandom
 /// Where independent per-pixel events of probability `p` (salt-and-pepper dropouts) fall,
 /// drawn as the gaps between them rather than as one coin per pixel.
 ///

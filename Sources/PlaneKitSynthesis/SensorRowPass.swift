@@ -1,3 +1,4 @@
+import PlaneKitSeededRandom
 /// The deterministic and table-driven part of the sensor model on one image row, eight pixels at
 /// a time with no branch per pixel: range test, the grazing-angle verdict the ray cast left in
 /// the surface index, the 4-neighbour depth-discontinuity test, noise from ``GaussianTables``,

@@ -1,5 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitSeededRandom
 
 /// Renders frames of a ``SyntheticScene`` through a ``SimulatedSensor``: one ray per pixel of its
 /// grid (pinhole or orthographic), the nearest surface, then the sensor's effects in the

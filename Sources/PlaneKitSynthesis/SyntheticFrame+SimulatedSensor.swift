@@ -1,3 +1,4 @@
+import PlaneKitSeededRandom
 extension SyntheticFrame {
     /// A single frame of `sensor` generated entirely from `seed`: for a ``SimulatedSensor/Setting/tabletop``
     /// sensor the ``TabletopScene`` of the seed seen from its random scanner pose, for a

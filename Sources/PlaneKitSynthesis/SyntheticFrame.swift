@@ -1,5 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitSeededRandom
 
 /// A true plane as one frame sees it: its world geometry, its plane in camera coordinates and
 /// how many pixels carry its label.

@@ -1,5 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitSeededRandom
 
 /// Renders depth frames of a ``SyntheticScene`` by casting one ray per pixel through a pinhole
 /// camera and keeping the nearest hit, then applies a ``SensorModel``. It draws rectangular

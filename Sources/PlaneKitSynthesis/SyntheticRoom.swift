@@ -1,4 +1,5 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
 
 /// A furnished rectangular room generated from a seed: the standard ground-truth scene.
 ///
@@ -168,7 +169,7 @@ public struct SyntheticRoom: Sendable, Hashable {
     }
 
     /// The pose at `eye` looking along the horizontal `heading` tilted down by `pitchDown` radians.
-    static func pose(eye: SIMD3<Float>, heading: SIMD3<Float>, pitchDown: Double) -> Transform {
+    package static func pose(eye: SIMD3<Float>, heading: SIMD3<Float>, pitchDown: Double) -> Transform {
         let c = Float(DeterministicMath.cos(pitchDown)), s = Float(DeterministicMath.sin(pitchDown))
         let forward = SIMD3(heading.x * c, -s, heading.z * c)
         // Pitch stays far from ±90°, so the view is never parallel to up and the pose exists.

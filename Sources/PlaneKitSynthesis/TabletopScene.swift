@@ -1,4 +1,5 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
 
 /// Polyhedral objects on a table in front of a wall, generated from a seed: the scene of
 /// range-image segmentation benchmarks, for ``SimulatedSensor/scanner``.

@@ -3,6 +3,8 @@ import PlaneKitHitTesting
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import Testing
+import PlaneKitSeededRandom
+import PlaneKitSyntheticWalks
 
 /// A slowly growing camera-pose error, like a tracker's drift: a random walk (fixed seed) of the
 /// camera's position error and of its orientation error (a rotation vector), each scaled so that

@@ -4,6 +4,7 @@ import PlaneKitHitTesting
 import PlaneKitSynthesis
 import PlaneKitAnchors
 import Testing
+import PlaneKitSyntheticWalks
 
 /// Grades identifier stability (issue 5) on one generated sequence: which anchor identifiers
 /// each true surface was given over the sequence.

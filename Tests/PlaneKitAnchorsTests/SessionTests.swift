@@ -5,6 +5,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import Testing
 import PlaneKitEvaluation
+import PlaneKitSyntheticWalks
 
 @Suite("Session")
 struct SessionTests {

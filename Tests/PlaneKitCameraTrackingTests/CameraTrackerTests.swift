@@ -7,6 +7,7 @@ import PlaneKitTestSupport
 import PlaneKitCameraTracking
 import Testing
 import PlaneKitCloudIO
+import PlaneKitSyntheticWalks
 
 /// Camera tracking from depth alone, against the generator's true poses.
 @Suite struct CameraTrackerTests {

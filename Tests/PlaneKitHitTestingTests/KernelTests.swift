@@ -6,6 +6,7 @@ import PlaneKitGeometry
 @testable import PlaneKitHitTesting
 import PlaneKitSynthesis
 import Testing
+import PlaneKitSeededRandom
 
 @Suite("Batch kernel, polygon grids, triangulation")
 struct KernelTests {

@@ -5,6 +5,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitMaps
 import Testing
+import PlaneKitSyntheticWalks
 
 /// One relocalization trial over a ``RevisitWalk``: the map of its mapping walk, then up to
 /// `queryFrames` query frames through a session that loaded it.

@@ -6,6 +6,7 @@ import PlaneKitSynthesis
 @testable import PlaneKitAnchors
 @testable import PlaneKitMaps
 import Testing
+import PlaneKitSyntheticWalks
 
 @Suite("World map format")
 struct WorldMapCodingTests {

@@ -7,6 +7,7 @@ import Testing
 import PlaneKitStreamFormat
 #if canImport(Glibc)
 import Glibc
+import PlaneKitSyntheticWalks
 #endif
 
 /// Issue 14's end-to-end check of the resource limits: 600 good frames of a synthetic walk,

@@ -5,6 +5,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 @testable import PlaneKitStream
 @testable import PlaneKitStreamFormat
+import PlaneKitSyntheticWalks
 
 /// Generated frames at 320×240 (small, so the debug build tracks them quickly), as stream records.
 struct SyntheticStream {

@@ -7,6 +7,7 @@ import PlaneKitAnchors
 @testable import PlaneKitStream
 import Testing
 @testable import PlaneKitStreamFormat
+import PlaneKitSyntheticWalks
 
 @Suite("World maps in streams")
 struct WorldMapStreamTests {

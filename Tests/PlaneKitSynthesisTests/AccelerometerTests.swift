@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 @testable import PlaneKitSynthesis
 import Testing
+@testable import PlaneKitSyntheticWalks
 
 /// The simulated accelerometer of ``SyntheticSequence``: readings that integrate back to the
 /// walk, with the noise and offset its model says.

@@ -3,6 +3,8 @@ import PlaneKitGeometry
 import PlaneKitInput
 import Testing
 @testable import PlaneKitSynthesis
+@testable import PlaneKitSeededRandom
+@testable import PlaneKitSyntheticWalks
 
 /// The shortcuts that make rendering fast must not change a single bit of any frame.
 @Suite struct FastRenderingTests {

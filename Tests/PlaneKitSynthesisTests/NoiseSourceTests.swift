@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlaneKitSynthesis
+@testable import PlaneKitSeededRandom
 
 /// The cheap random sources of the sensor pass have the distributions they stand in for: the
 /// noise tables give standard normal deviates, the dropout gaps are geometric.

@@ -2,6 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitSynthesis
 import Testing
+import PlaneKitSeededRandom
 
 @Suite struct SeededRandomTests {
     @Test func sameSeedGivesTheSameStream() {

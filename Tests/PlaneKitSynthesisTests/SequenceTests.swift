@@ -2,6 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import PlaneKitSynthesis
 import Testing
+import PlaneKitSyntheticWalks
 
 @Suite struct SequenceTests {
     @Test func posesMoveSmoothlyAtWalkingSpeed() {

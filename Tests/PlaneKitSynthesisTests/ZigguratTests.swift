@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlaneKitSynthesis
+@testable import PlaneKitSeededRandom
 
 @Suite struct ZigguratTests {
     @Test func deterministicExpMatchesTheLibrary() {

@@ -4,6 +4,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitView
 import PlaneKitStreamFormat
+import PlaneKitSyntheticWalks
 
 /// A generated walk as stream bytes: `frameCount` frames at 320×240 (small, so a debug build
 /// keeps up) with a tap on the image centre after every tenth frame, so objects come and go too.

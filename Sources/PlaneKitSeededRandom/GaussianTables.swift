@@ -18,9 +18,9 @@
 ///
 /// The tables are built once per process, the same bits on every machine (``SeededRandom``,
 /// ``ZigguratTables`` and correctly rounded arithmetic only).
-struct GaussianTables: Sendable {
+package struct GaussianTables: Sendable {
     /// Entries per table, a power of two so that offsets wrap with a mask.
-    static let count = 1 << 16
+    package static let count = 1 << 16
     /// Entries repeated past the end, so that 8 consecutive entries from any start below
     /// ``count`` are contiguous in memory.
     static let padding = 8
@@ -29,10 +29,10 @@ struct GaussianTables: Sendable {
 
     /// The first and second table, each ``count`` + ``padding`` entries (the last ``padding``
     /// repeat the first ones).
-    let first: ContiguousArray<Float>
-    let second: ContiguousArray<Float>
+    package let first: ContiguousArray<Float>
+    package let second: ContiguousArray<Float>
 
-    static let shared = GaussianTables()
+    package static let shared = GaussianTables()
 
     private init() {
         var random = SeededRandom(seed: GaussianTables.seed)
@@ -58,7 +58,7 @@ struct GaussianTables: Sendable {
     /// `a` uniform, and `b = a − frameShift − row` (mod ``count``), so that `a − b` is
     /// different on every row of a frame (up to ``count`` rows) while `b` is uniform too.
     @inline(__always)
-    static func offsets(row: Int, frameShift: Int, bits: UInt64) -> (first: Int, second: Int) {
+    package static func offsets(row: Int, frameShift: Int, bits: UInt64) -> (first: Int, second: Int) {
         let mask = count &- 1
         let a = Int(truncatingIfNeeded: bits) & mask
         return (a, (a &- frameShift &- row) & mask)

@@ -1,4 +1,5 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
 
 extension SyntheticSequence {
     /// Noise of the simulated accelerometer: a calibrated MEMS IMU as in depth cameras with one

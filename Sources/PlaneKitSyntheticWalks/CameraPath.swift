@@ -1,4 +1,6 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
+import PlaneKitSynthesis
 
 /// A smooth closed camera path: a centripetal Catmull-Rom loop through way-points, walked at a
 /// constant speed, with a gentle pan and tilt.

@@ -1,4 +1,6 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
+import PlaneKitSynthesis
 
 /// Two walks for relocalization: a *mapping* walk through a generated room, then a *query*
 /// walk that comes back — to the same room, or (``init(seed:queryRoomSeed:mappingFrames:frameStride:)``

@@ -1,4 +1,6 @@
 import PlaneKitGeometry
+import PlaneKitSeededRandom
+import PlaneKitSynthesis
 
 /// A camera moving smoothly through one ``SyntheticRoom``, rendered one frame at a time.
 ///

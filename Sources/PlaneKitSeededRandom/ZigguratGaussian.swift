@@ -3,7 +3,7 @@
 /// one comparison and one multiplication, against a logarithm and a square root per pair for
 /// the polar method. The tables are built once with PlaneKit's own `exp` and `log`, and the
 /// rare wedge and tail draws use them too, so the deviates are the same on every machine.
-struct ZigguratTables: Sendable {
+package struct ZigguratTables: Sendable {
     /// Layer count (a power of two: the layer index is the low bits of a random number).
     static let layers = 128
     /// Right edge of the base layer, and the layers' common area (Doornik's constants for 128 layers).
@@ -15,7 +15,7 @@ struct ZigguratTables: Sendable {
     /// `x[i + 1] / x[i]`: the fraction of layer `i` that lies wholly under the curve.
     let ratio: [Double]
 
-    static let shared = ZigguratTables()
+    package static let shared = ZigguratTables()
 
     private init() {
         let n = ZigguratTables.layers, r = ZigguratTables.r, v = ZigguratTables.v
@@ -36,7 +36,7 @@ struct ZigguratTables: Sendable {
 extension SeededRandom {
     /// A standard normal deviate (mean 0, variance 1) by the ziggurat method, bitwise
     /// reproducible: the fast path uses only a multiplication and a comparison.
-    mutating func zigguratGaussian(_ tables: ZigguratTables) -> Double {
+    package mutating func zigguratGaussian(_ tables: ZigguratTables) -> Double {
         while true {
             let bits = next()
             // Low 7 bits pick the layer; the top 53 bits give u uniform in [−1, 1).

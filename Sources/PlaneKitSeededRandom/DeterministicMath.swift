@@ -3,12 +3,12 @@
 /// The platform's `log`, `sin` and `cos` may differ in the last bit between C libraries and
 /// versions; synthetic data must not, so the few transcendental values the generator needs are
 /// computed here from series that use `+ − × ÷` alone (each correctly rounded by IEEE 754).
-enum DeterministicMath {
+package enum DeterministicMath {
     /// π to double precision.
-    static let pi = 3.141592653589793
+    package static let pi = 3.141592653589793
 
     /// The natural logarithm of a positive finite `x` (NaN otherwise).
-    static func log(_ x: Double) -> Double {
+    package static func log(_ x: Double) -> Double {
         guard x > 0, x.isFinite else { return x == 0 ? -.infinity : .nan }
         var bits = x.bitPattern
         var e = Int((bits >> 52) & 0x7FF) - 1023
@@ -63,7 +63,7 @@ enum DeterministicMath {
     }
 
     /// Sine of `x` radians (accurate to about 1e-15 for |x| up to a few thousand).
-    static func sin(_ x: Double) -> Double {
+    package static func sin(_ x: Double) -> Double {
         let (r, quadrant) = reduce(x)
         switch quadrant {
         case 0: return sinSeries(r)
@@ -74,7 +74,7 @@ enum DeterministicMath {
     }
 
     /// Cosine of `x` radians.
-    static func cos(_ x: Double) -> Double {
+    package static func cos(_ x: Double) -> Double {
         let (r, quadrant) = reduce(x)
         switch quadrant {
         case 0: return cosSeries(r)
@@ -119,5 +119,5 @@ enum DeterministicMath {
     }
 
     /// Degrees to radians.
-    static func radians(_ degrees: Double) -> Double { degrees * (pi / 180) }
+    package static func radians(_ degrees: Double) -> Double { degrees * (pi / 180) }
 }
