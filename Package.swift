@@ -78,38 +78,47 @@ let package = Package(
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom"]),
         // Generated walks through those rooms: camera paths, frame sequences, accelerometer readings.
         .target(name: "PlaneKitSyntheticWalks", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom", "PlaneKitSynthesis"]),
-        .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PCLBridgeInterface"]),
-        .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        // A detected plane: its description (pose, extent, boundary), alignment and classification.
+        .target(name: "PlaneKitPlanes", dependencies: ["PlaneKitGeometry"]),
+        // Planes in organized clouds and depth frames: the cell grid, region growing, pixel-level
+        // boundaries, and the sensor's noise and quantisation measured from the data.
+        .target(name: "PlaneKitDetection", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes"]),
+        // Planes in unorganized clouds (PCL's region growing through the bridge, RANSAC), and
+        // PlaneFinder, which sends each cloud to the detector that suits it.
+        .target(
+            name: "PlaneKitUnorganizedDetection",
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PCLBridgeInterface"]),
+        .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection"]),
         // Plane anchors with stable identifiers, placed objects, the focus indicator and the snap
         // rule: `Session`, ARKit's session without the camera tracking.
         .target(
             name: "PlaneKitAnchors",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting"]),
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting"]),
         // The camera's pose from depth alone (point-to-plane ICP against keyframes), with gravity
         // and the accelerometer when given, and the trajectory error against a reference.
         .target(
             name: "PlaneKitCameraTracking",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection"]),
         // World maps (saving, loading, their file format) and relocalization into them.
         .target(
             name: "PlaneKitMaps",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors"]),
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors"]),
         // PNG pictures: segmentations, a stream's frames, world maps, evaluation curves.
         .target(
             name: "PlaneKitPictures",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitDetection", "PlaneKitAnchors", "PlaneKitMaps"]),
+            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitAnchors", "PlaneKitMaps"]),
         // The frame stream's records: reading and writing them, on pipes, files and sockets.
         .target(name: "PlaneKitStreamFormat", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "CLinuxIO"]),
         .target(
             name: "PlaneKitStream",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
                 "PlaneKitMaps", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitCloudIO", "CLinuxIO",
             ]),
         .target(
             name: "PlaneKit",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The C API: planekit.h and the thread's last error (C), the calls themselves (Swift, @_cdecl).
@@ -117,7 +126,7 @@ let package = Package(
         .target(
             name: "PlaneKitC",
             dependencies: [
-                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
+                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
@@ -137,7 +146,7 @@ let package = Package(
         .target(
             name: "PlaneKitShare",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
+                "PlaneKitGeometry", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -150,7 +159,7 @@ let package = Package(
         .target(
             name: "PlaneKitCommandSupport",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "CLinuxIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -158,7 +167,7 @@ let package = Package(
         .target(
             name: "PlaneKitBenchmarks",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -171,7 +180,7 @@ let package = Package(
             // client then runs with the old layout and corrupts memory (swiftlang/swift#89636; it
             // crashed `bench relocalization` after `MapTracking` gained a private property).
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
                 "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
                 "PlaneKitBenchmarks", "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -180,7 +189,7 @@ let package = Package(
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
         .executableTarget(
             name: "planekit-view",
-            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitDetection",
+            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection",
                            "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
                            "PlaneKitDiscovery"]),
 
@@ -192,7 +201,7 @@ let package = Package(
         .testTarget(name: "PlaneKitSynthesisTests", dependencies: ["PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitDetectionTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitDetection", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitHitTestingTests",
             dependencies: ["PlaneKitHitTesting", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
@@ -212,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "PlaneKitShareTests",
             dependencies: [
-                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps",
+                "PlaneKitShare", "PlaneKitGeometry", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitStream", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps",
                 "PlaneKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),

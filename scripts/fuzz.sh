@@ -110,7 +110,7 @@ for t in "${targets[@]}"; do
         # opens at run time (PCLBridgeInterface), and stream frames are organized, never sent to it.
         flags+=(-Xcc "-fmodule-map-file=$release/PCLBridgeInterface.build/module.modulemap"
                 -Xcc "-fmodule-map-file=$release/CLinuxIO.build/module.modulemap")
-        flags+=("$release"/PlaneKit{Detection,HitTesting,Anchors,CameraTracking,Maps,Evaluation,Pictures,StreamFormat,Stream}.build/*.o
+        flags+=("$release"/PlaneKit{Planes,Detection,HitTesting,Anchors,CameraTracking,Maps,Evaluation,Pictures,StreamFormat,Stream}.build/*.o
                 "$release"/PCLBridgeInterface.build/*.o "$release"/CLinuxIO.build/*.o -ldl)
     fi
     sources=("Fuzz/Targets/$t.swift")

@@ -5,7 +5,9 @@
 @_exported import PlaneKitSeededRandom
 @_exported import PlaneKitSynthesis
 @_exported import PlaneKitSyntheticWalks
+@_exported import PlaneKitPlanes
 @_exported import PlaneKitDetection
+@_exported import PlaneKitUnorganizedDetection
 @_exported import PlaneKitHitTesting
 @_exported import PlaneKitAnchors
 @_exported import PlaneKitCameraTracking

@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitPlanes
 
 /// A placed virtual object's anchor (BEHAVIOUR.md §3).
 ///

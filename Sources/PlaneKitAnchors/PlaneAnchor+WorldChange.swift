@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitPlanes
 
 extension PointMoments {
     /// The moments of the same points moved by `transform` (`p ↦ R·p + t`), computed from the

@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitPlanes
 
 /// A physical plane tracked across frames (BEHAVIOUR.md §1), like ARKit's `ARPlaneAnchor`.
 ///

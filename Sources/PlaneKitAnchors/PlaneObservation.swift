@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// One plane found in one frame, in world coordinates, ready to be associated with anchors.
 public struct PlaneObservation: Sendable {

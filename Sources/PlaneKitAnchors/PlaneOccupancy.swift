@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// The ground a plane anchor has been seen to cover: a grid of square cells in the anchor's
 /// fixed grid frame (local `(x, z)`), grown by filling each frame's outline.

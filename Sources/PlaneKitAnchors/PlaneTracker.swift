@@ -6,6 +6,7 @@ import Darwin
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitPlanes
 
 /// What happened to a plane anchor in one frame.
 public enum PlaneChange: Sendable {

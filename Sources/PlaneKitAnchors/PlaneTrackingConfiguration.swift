@@ -5,6 +5,7 @@ import Darwin
 #endif
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// How plane anchors are associated, merged, reported and removed across frames.
 ///

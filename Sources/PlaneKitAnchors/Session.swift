@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
+import PlaneKitPlanes
 
 /// A world-tracking session (BEHAVIOUR.md §1, §3, §4): takes depth frames one after another,
 /// each with intrinsics, a camera pose and a timestamp, and keeps the world state — plane

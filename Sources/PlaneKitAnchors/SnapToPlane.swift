@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
+import PlaneKitPlanes
 
 /// The snap-to-plane rule of BEHAVIOUR.md §3: when a plane is added or updated, an object
 /// close to it moves onto it.

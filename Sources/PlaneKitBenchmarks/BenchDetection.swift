@@ -9,6 +9,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitCloudIO
+import PlaneKitUnorganizedDetection
 
 /// `planekit bench detection`: PlaneKit's organized detector against PCL on the same frames,
 /// in the same run.

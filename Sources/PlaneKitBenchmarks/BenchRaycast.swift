@@ -10,6 +10,7 @@ import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitSeededRandom
 import PlaneKitSyntheticWalks
+import PlaneKitPlanes
 
 /// `planekit bench raycast`: PlaneKit's `existingPlaneGeometry` ray kernel against Open3D's
 /// Embree-backed `RaycastingScene.cast_rays` on the same planes, one thread each, same run.

@@ -9,6 +9,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitSyntheticWalks
+import PlaneKitPlanes
 
 /// `planekit bench session`: what a tracking session adds to detection, per VGA frame, with a
 /// populated world.

@@ -3,6 +3,8 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitCloudIO
+import PlaneKitPlanes
+import PlaneKitUnorganizedDetection
 
 /// What a `planekit_detection` handle holds.
 final class DetectionBox {

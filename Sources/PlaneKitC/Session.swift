@@ -5,6 +5,7 @@ import PlaneKitHitTesting
 import PlaneKitStream
 import PlaneKitAnchors
 import PlaneKitStreamFormat
+import PlaneKitPlanes
 
 /// What a `planekit_session` handle holds: the stream's processor, so frames and commands are
 /// carried out exactly as `planekit stream` carries them out, and the latest call's events.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlaneKitDetection
+import PlaneKitUnorganizedDetection
 
 /// `--distance-threshold`, `--min-plane` and `--merge-angle`: tuning by hand over what `--sensor`
 /// sets, shared by `analyze`, `raycast` and `stream`.

@@ -9,6 +9,7 @@ import PlaneKitSynthesis
 import PlaneKitAnchors
 import PlaneKitCommandSupport
 import PlaneKitCloudIO
+import PlaneKitPlanes
 
 /// `planekit raycast`: ray queries against the planes found in a cloud or depth image.
 struct Raycast: ParsableCommand {

@@ -6,6 +6,7 @@ import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// What `analyze` found in one file, in the shape `--json` prints.
 package struct AnalysisReport: Encodable {

@@ -6,6 +6,7 @@ import PlaneKitInput
 import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitAnchors
+import PlaneKitUnorganizedDetection
 
 /// `--sensor`, shared by every command that finds planes in organized clouds and depth frames.
 package struct SensorOption: ParsableArguments {

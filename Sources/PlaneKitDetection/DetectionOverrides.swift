@@ -1,3 +1,4 @@
+import PlaneKitPlanes
 /// Tuning a user asks for by hand (`--distance-threshold`, `--min-plane`, `--merge-angle`),
 /// applied over whatever the sensor profile (`--sensor`, measured or named) set.
 ///
@@ -53,13 +54,6 @@ public struct DetectionOverrides: Sendable, Hashable {
         }
         if case .points(let count)? = minimumPlane { configuration.minimumPointsPerPlane = count }
         if let mergeAngle { configuration.mergeAngle = mergeAngle }
-    }
-
-    /// Puts the overrides into the unorganized (PCL) detector: a distance in metres and a
-    /// minimum point count (it has no noise model, so a distance in σ does not apply).
-    public func apply(to detector: inout UnorganizedPlaneDetector) {
-        if case .metres(let metres)? = distance { detector.distanceThreshold = metres }
-        if case .points(let count)? = minimumPlane { detector.minimumPlanePoints = count }
     }
 
     /// `result` without the planes smaller than a minimum area, relabelled 1… in order.

@@ -1,5 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
 
 /// Finds the planes of an organized cloud (a depth frame), in the manner of CAPE
 /// (Proença & Gao, IROS 2018) and PEAC (Feng et al., ICRA 2014).

@@ -1,3 +1,4 @@
+import PlaneKitPlanes
 /// What a detector found in one cloud: the planes and, for an organized cloud, which plane each
 /// pixel belongs to.
 public struct PlaneDetectionResult: Sendable {

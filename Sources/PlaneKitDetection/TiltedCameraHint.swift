@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// Whether a frame looks like a tilted camera read under the default up: no plane is horizontal
 /// under `up`, while a large plane is within ``maximumTilt`` of horizontal. Its classes are then

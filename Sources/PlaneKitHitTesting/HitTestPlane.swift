@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// A plane a ray can hit: a detected plane in WORLD coordinates and its stable identifier.
 public struct HitTestPlane: Sendable, Hashable, Codable {

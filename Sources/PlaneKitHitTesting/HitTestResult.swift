@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// One place a ray hit, like ARKit's `ARHitTestResult` / `ARRaycastResult`.
 public struct HitTestResult: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// Casts rays against detected planes, surfaces estimated from measured points, and the
 /// points themselves (BEHAVIOUR.md §2), like ARKit's `hitTest(_:types:)` / `raycast(_:)`.

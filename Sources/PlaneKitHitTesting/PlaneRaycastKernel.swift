@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// How a detected plane's bounds are taken when casting rays at it.
 public enum PlaneBounds: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 extension HitTester {
     /// How close (along up) a dragged object must be to a horizontal infinite plane for the

@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// A horizontal or vertical plane fitted to the measured points where a ray meets them.
 public struct EstimatedSurface: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// A ray cast kept alive across frames that reports only when its result changes, like
 /// ARKit's `ARTrackedRaycast`.

@@ -8,6 +8,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// A registration of a session's world into a map's: what ``Relocalizer`` found.
 public struct Relocalization: Sendable {

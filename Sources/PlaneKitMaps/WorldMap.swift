@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// A session's world, saved to be loaded again (like ARKit's `ARWorldMap`): the plane anchors
 /// with their covered ground, the placed objects, a sparse sample of measured points with

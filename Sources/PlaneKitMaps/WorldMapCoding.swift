@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// The binary form of a ``WorldMap`` (`docs/world-map.md`): a 20-byte header — magic
 /// `PKWMAP`, format version, body size, compressed size, CRC-32 of the body — then the body

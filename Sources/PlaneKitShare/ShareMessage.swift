@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitAnchors
 import PlaneKitMaps
+import PlaneKitPlanes
 
 /// A peer of the space as messages name it: the number the host gave it and its name.
 public struct PeerEntry: Sendable, Equatable {

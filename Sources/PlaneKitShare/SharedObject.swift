@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// One object's state as the space replicates it: the anchor (or its removal) with a version.
 ///

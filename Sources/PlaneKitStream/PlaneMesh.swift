@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitPictures
+import PlaneKitPlanes
 
 /// The planes as a triangle mesh other tools load (MeshLab, Open3D, PCL, Blender): each plane's
 /// boundary polygon, triangulated, in the cloud's coordinates, one colour per plane (the colour

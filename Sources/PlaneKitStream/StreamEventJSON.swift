@@ -3,6 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitAnchors
 import PlaneKitStreamFormat
+import PlaneKitPlanes
 
 /// Events as NDJSON lines, written field by field into a ``JSONLineWriter``: the same objects,
 /// keys in sorted order, that `JSONEncoder` with `.sortedKeys` makes of the `Encodable`

@@ -6,6 +6,7 @@ import PlaneKitAnchors
 import PlaneKitCameraTracking
 import PlaneKitMaps
 import PlaneKitStreamFormat
+import PlaneKitPlanes
 
 /// Carries out stream records on a tracking ``Session``: frames are decoded and tracked,
 /// commands placed, moved, turned, removed or cast, and the results come out as

@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitAnchors
+import PlaneKitPlanes
 
 /// Hand-made planes and cameras for the tracking tests.
 enum Fixtures {

@@ -1,6 +1,7 @@
 import PlaneKitGeometry
 import Testing
 @testable import PlaneKitDetection
+@testable import PlaneKitPlanes
 
 /// Tuning by hand over the sensor's settings (issue #26).
 @Suite struct DetectionOverridesTests {

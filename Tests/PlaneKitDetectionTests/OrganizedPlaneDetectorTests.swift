@@ -2,6 +2,7 @@ import Testing
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
 
 /// Hand-built frames with known planes, rendered through the pinhole model.
 @Suite struct OrganizedPlaneDetectorTests {

@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import Testing
+import PlaneKitUnorganizedDetection
 
 /// A VGA frame of a camera at the origin looking along +Z at a wall (z = 3 m) standing on a
 /// floor 1 m below the camera (y = 1, +Y down), with 1 mm Gaussian depth noise.

@@ -4,6 +4,7 @@ import PlaneKitInput
 import PlaneKitTestSupport
 import Testing
 import PlaneKitCloudIO
+import PlaneKitUnorganizedDetection
 
 /// The PCL-backed detectors on PCL's own test data in `../shared/data/pcl/`.
 @Suite("PCL-backed detection on real data", .enabled(if: SharedData.isAvailable, "needs ../shared/data/pcl"))

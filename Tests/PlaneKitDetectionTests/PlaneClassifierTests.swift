@@ -1,6 +1,7 @@
 import Testing
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitPlanes
 
 /// Classification of hand-described planes in a world with +Y up and the sensor at 1.5 m.
 @Suite struct PlaneClassifierTests {

@@ -1,6 +1,7 @@
 @testable import PlaneKitDetection
 import PlaneKitGeometry
 import Testing
+@testable import PlaneKitPlanes
 
 @Suite("PlaneDescriber")
 struct PlaneDescriberTests {

@@ -1,6 +1,7 @@
 import Testing
 import PlaneKitDetection
 import PlaneKitGeometry
+import PlaneKitUnorganizedDetection
 
 @Suite struct RANSACPlaneFitterTests {
     /// 2000 points on a tilted plane with 3 mm noise, plus 40% uniform outliers and some NaNs.

@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitTestSupport
 import PlaneKitCloudIO
+import PlaneKitUnorganizedDetection
 
 /// The detector on PCL's real organized frames (../shared/data/pcl): the frame's dominant surface,
 /// found independently of the detector by RANSAC over every finite point of the frame, must come

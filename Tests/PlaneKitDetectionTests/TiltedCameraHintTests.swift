@@ -2,6 +2,7 @@ import Foundation
 import PlaneKitGeometry
 import Testing
 @testable import PlaneKitDetection
+@testable import PlaneKitPlanes
 
 /// The hint for a tilted camera read under the default up (issue #26).
 @Suite struct TiltedCameraHintTests {

@@ -3,6 +3,8 @@ import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import Testing
+import PlaneKitPlanes
+import PlaneKitUnorganizedDetection
 
 /// A small seeded generator so synthetic clouds are the same on every run.
 struct UnorganizedTestRandom {

@@ -1,6 +1,7 @@
 import PlaneKitDetection
 import PlaneKitGeometry
 @testable import PlaneKitHitTesting
+import PlaneKitPlanes
 
 /// Hand-made planes with known numbers.
 enum Fixtures {

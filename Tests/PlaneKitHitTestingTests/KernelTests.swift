@@ -7,6 +7,7 @@ import PlaneKitGeometry
 import PlaneKitSynthesis
 import Testing
 import PlaneKitSeededRandom
+import PlaneKitPlanes
 
 @Suite("Batch kernel, polygon grids, triangulation")
 struct KernelTests {

@@ -2,6 +2,7 @@ import PlaneKitDetection
 import PlaneKitGeometry
 @testable import PlaneKitHitTesting
 import Testing
+import PlaneKitPlanes
 
 /// Measured points for estimates: a 1 × 2 m box top at y = 0.4 (x −4…−3) nobody detected, a
 /// wall patch on x = −5 (y 0…2, z −1…1), on a 1 cm grid, plus the room's planes.

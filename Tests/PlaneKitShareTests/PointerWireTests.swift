@@ -5,6 +5,7 @@ import PlaneKitHitTesting
 @testable import PlaneKitShare
 import PlaneKitMaps
 import Testing
+import PlaneKitPlanes
 
 /// The pointer's and the host's anchors' messages and the attitude datagram, decoded defensively.
 @Suite("Shared spaces: pointer and anchor messages, attitude datagrams")

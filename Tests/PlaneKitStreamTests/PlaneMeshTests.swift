@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import Testing
 @testable import PlaneKitStream
 @testable import PlaneKitCloudIO
+import PlaneKitPlanes
 
 /// The planes as a mesh (issue #26): one part per plane, read back by PlaneKit's own PLY reader.
 @Suite struct PlaneMeshTests {

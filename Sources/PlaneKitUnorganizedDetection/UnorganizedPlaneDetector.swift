@@ -1,6 +1,8 @@
 import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
+import PlaneKitDetection
 
 /// Finds planes in unorganized clouds (scans, merged maps, PLY/XYZ files) with PCL.
 ///

@@ -1,6 +1,8 @@
 import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
+import PlaneKitDetection
 
 /// PCL's organized plane segmentation, the baseline PlaneKit's organized detector is measured
 /// against: `IntegralImageNormalEstimation` (covariance-matrix method) followed by

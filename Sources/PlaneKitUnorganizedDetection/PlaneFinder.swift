@@ -1,5 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
+import PlaneKitDetection
 
 /// Finds the planes of any cloud with the right detector: PlaneKit's grid-based
 /// ``OrganizedPlaneDetector`` for organized clouds and depth frames, PCL through

@@ -1,6 +1,8 @@
 import PCLBridgeInterface
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
+import PlaneKitDetection
 
 /// Turns a PCL segmentation (labels per point plus one fit per label) into a
 /// ``PlaneDetectionResult`` whose planes are described by a ``PlaneDescriber``, so PCL-backed
