@@ -2,6 +2,7 @@
 // then StreamProcessor with a tracking session), events written to memory. The input is read
 // in pieces of at most 4093 bytes, so header lines and payloads also straddle reads.
 import PlaneKitStream
+import PlaneKitStreamFormat
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

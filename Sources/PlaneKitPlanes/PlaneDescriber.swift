@@ -30,8 +30,24 @@ public struct PlaneDescriber: Sendable {
     /// Describes `plane` from its supporting `points`; `pointCount` is the true number of
     /// supporting points when `points` is a subsample. Returns `nil` when fewer than three
     /// points are finite.
+    @inlinable
     public func describe<C: Collection>(label: Int, plane: Plane, points: C, pointCount: Int? = nil) -> DetectedPlane?
     where C.Element == SIMD3<Float> {
+        // Inlinable so that a caller in another module does not iterate an unspecialised
+        // collection point by point; the work itself runs on a contiguous buffer.
+        if let described = points.withContiguousStorageIfAvailable({
+            describe(label: label, plane: plane, buffer: $0, pointCount: pointCount)
+        }) {
+            return described
+        }
+        return ContiguousArray(points).withUnsafeBufferPointer {
+            describe(label: label, plane: plane, buffer: $0, pointCount: pointCount)
+        }
+    }
+
+    /// ``describe(label:plane:points:pointCount:)`` on a contiguous buffer of points.
+    @usableFromInline
+    func describe(label: Int, plane: Plane, buffer points: UnsafeBufferPointer<SIMD3<Float>>, pointCount: Int?) -> DetectedPlane? {
         var moments = PointMoments()
         var squaredDistance: Double = 0
         for p in points where p.isFinite {
