@@ -3,7 +3,10 @@
 // PlaneKit: plane detection, hit testing and object placement for point clouds and depth frames.
 //
 // The targets read as the pipeline, and imports only point down it:
-//   geometry → input → detection → (hit testing → tracking/placement) → stream → view → CLI
+//   geometry → input → detection → hit testing → anchors → camera tracking → maps → stream
+//   → share → view → CLI
+// Beside it: synthesis (generated rooms, sensors, walks), evaluation, pictures, benchmarks
+// and the C API. Each target holds one idea; see the README's "The code".
 // PCL is reached through one C++ bridge target with a C interface (PCLBridge); it finds PCL
 // through pkg-config system-library targets, with no unsafe flags, so other packages can depend
 // on this one. The bridge is its own shared library (the PlaneKitPCLBridge product), opened at

@@ -64,11 +64,13 @@ swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitVie
 # the daemons they start (about 20 s), which beside the long suites would hold a pool thread.
 swift test -c release -Xswiftc -enable-testing --skip-build --filter PlaneKitDiscoveryTests --no-parallel
 # A whole-suite run also runs the live view's browser test, the samples/ pipelines and the
-# README's commands (and its and docs/'s links) with the binaries that build made, and the C API's
+# README's commands (and its and docs/'s links) with the binaries that build made, checks that
+# every public declaration has a doc comment, and runs the C API's
 # test program and the Python package's pytest suite with the library it made (libPlaneKitC.so).
 scripts/test-view.sh
 scripts/check-samples.sh
 scripts/check-readme.sh
+scripts/check_public_docs.py
 scripts/check-cli.sh
 scripts/check-users.sh
 scripts/check-sequences.sh

@@ -1,6 +1,6 @@
 import PlaneKitGeometry
 
-/// Smooths where a dragged object sits along the camera's ray (BEHAVIOUR.md §3): it keeps the
+/// Smooths where a dragged object sits along the camera's ray: it keeps the
 /// ``capacity`` (10) most recent hit distances from the camera, and an object goes to
 /// camera position + unit(direction to the hit) × the mean of those distances.
 ///

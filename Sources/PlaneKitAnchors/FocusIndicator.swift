@@ -1,7 +1,7 @@
 import PlaneKitGeometry
 import PlaneKitHitTesting
 
-/// The focus indicator's state (BEHAVIOUR.md §4, the seeds' focus square).
+/// The focus indicator's state (ARKit samples' focus square).
 public enum FocusState: String, Sendable, Codable, Hashable, CaseIterable {
     /// Tracking has not started, or the centre ray hits nothing at all.
     case initializing
@@ -16,9 +16,9 @@ public enum FocusState: String, Sendable, Codable, Hashable, CaseIterable {
 /// The centre-of-screen indicator: where the ray through the image centre meets the world.
 ///
 /// Each frame, ``update(trackingStarted:placing:hit:)`` takes the smart hit of the centre ray
-/// (§2: an existing plane's geometry first, then an estimated plane):
-/// - `initializing` before tracking has started, and whenever the ray hits nothing (as the seeds'
-///   focus square falls back to its initializing look);
+/// (an existing plane's geometry first, then an estimated plane):
+/// - `initializing` before tracking has started, and whenever the ray hits nothing (as the focus square
+///   of ARKit's samples falls back to its initializing look);
 /// - `hidden` while an object is being placed (the session's definition: from a place or drag
 ///   command to the end of the next frame, or while ``Session/isPlacingObject`` is set);
 /// - `onPlane` when the hit is on an existing plane, `estimated` when on an estimated one.

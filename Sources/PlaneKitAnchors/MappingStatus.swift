@@ -5,7 +5,7 @@ import Darwin
 #endif
 import PlaneKitGeometry
 
-/// How much of its surroundings a session has mapped (BEHAVIOUR.md §5), like ARKit's
+/// How much of its surroundings a session has mapped, like ARKit's
 /// `ARFrame.WorldMappingStatus`.
 public enum MappingStatus: String, Sendable, Codable, Hashable, CaseIterable {
     /// No frame with a pose yet.

@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitPlanes
 
-/// A placed virtual object's anchor (BEHAVIOUR.md §3).
+/// A placed virtual object's anchor.
 ///
 /// Every change — a drag, a rotation, a snap step — replaces the anchor: the object keeps its
 /// ``identifier`` (`object-N`) but gets a new ``anchorNumber``, which stands for "the old anchor

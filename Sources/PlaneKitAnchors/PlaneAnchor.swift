@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitPlanes
 
-/// A physical plane tracked across frames (BEHAVIOUR.md §1), like ARKit's `ARPlaneAnchor`.
+/// A physical plane tracked across frames, like ARKit's `ARPlaneAnchor`.
 ///
 /// It is tracked as a *candidate* until confirmed (``PlaneTrackingConfiguration``); only
 /// confirmed anchors are public, reported in events and hit by hit tests.
@@ -20,7 +20,7 @@ import PlaneKitPlanes
 ///   fixed grid frame; the extent is the rectangle around it, the boundary polygon the outline
 ///   of its largest connected patch, the area the covered cells' area;
 /// - the transform's origin sits at the centre of the extent (as `DetectedPlane` promises), so
-///   it moves as the plane grows, and ``DetectedPlane/extent`` stays centred on zero.
+///   it moves as the plane grows, and `DetectedPlane.extent` stays centred on zero.
 /// `pointCount` is the total of supporting points over all sightings; `label` is 0 (an anchor
 /// belongs to no single label image).
 public struct PlaneAnchor: Sendable, Encodable {

@@ -134,10 +134,10 @@ public struct PlaneTrackingConfiguration: Sendable, Hashable {
     /// Covered ground (m²) that confirms a clean candidate at once: 0.5 m².
     public var immediateConfirmationArea: Float = 0.5
     /// Fixed part of the largest RMS fit error (m) of a candidate confirmed at once for its size:
-    /// 1 cm, plus twice the depth noise at its distance (``confirms(_:at:depth:)``).
+    /// 1 cm, plus twice the depth noise at its distance (`confirms(_:at:depth:)`).
     public var immediateConfirmationRMS: Float = 0.01
     /// How far (m) from a confirmed anchor's covered cells a candidate about to be confirmed may
-    /// lie and still join it as a fragment of it: 25 cm (``PlaneTracker/joins(_:_:depth:)``).
+    /// lie and still join it as a fragment of it: 25 cm (`PlaneTracker.joins(_:_:depth:)`).
     public var joinMargin: Float = 0.25
     /// The largest area of a candidate that joins an anchor, as a fraction of the anchor's: ¼.
     public var fragmentAreaFraction: Float = 0.25

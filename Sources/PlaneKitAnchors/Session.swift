@@ -4,7 +4,7 @@ import PlaneKitHitTesting
 import PlaneKitInput
 import PlaneKitPlanes
 
-/// A world-tracking session (BEHAVIOUR.md §1, §3, §4): takes depth frames one after another,
+/// A world-tracking session: takes depth frames one after another,
 /// each with intrinsics, a camera pose and a timestamp, and keeps the world state — plane
 /// anchors, placed objects, the focus indicator and the mapping status — reporting every change
 /// as a ``SessionEvent``.
@@ -13,14 +13,14 @@ import PlaneKitPlanes
 /// place, frame after frame.
 ///
 /// Per frame (``update(frame:intrinsics:pose:timestamp:)``):
-/// 1. planes are detected in the camera frame (``OrganizedPlaneDetector``, told the world's up
+/// 1. planes are detected in the camera frame (`OrganizedPlaneDetector`, told the world's up
 ///    in camera coordinates) and moved into the world;
 /// 2. one subsampled pass over the pixels gathers the world's measured points (every 2nd pixel
 ///    and row) and each plane's support moments (every 4th);
 /// 3. ``PlaneTracker`` associates, refines, merges and removes anchors;
 /// 4. every added or updated plane may snap objects onto it (``SnapRule``); snaps in progress
 ///    advance to this frame's timestamp;
-/// 5. the focus indicator casts the image-centre ray (§2 smart hit test) and the mapping status
+/// 5. the focus indicator casts the image-centre ray (the smart hit test) and the mapping status
 ///    is re-decided (``MappingTracker``).
 public struct Session: Sendable {
     /// Settings of a session.
@@ -133,18 +133,18 @@ public struct Session: Sendable {
         return cachedTester
     }
 
-    /// Every hit of the ray through `pixel` of the latest frame's camera (§2), nearest first.
+    /// Every hit of the ray through `pixel` of the latest frame's camera, nearest first.
     public func raycast(pixel: SIMD2<Float>, targets: HitTestTargets = .all, alignment: PlaneAlignment = .any) -> [HitTestResult] {
         guard let tester = hitTester, let camera else { return [] }
         return tester.hitTest(pixel: pixel, camera: camera, targets: targets, alignment: alignment)
     }
 
-    /// Every hit of a world ray (§2), nearest first.
+    /// Every hit of a world ray, nearest first.
     public func raycast(_ ray: Ray, targets: HitTestTargets = .all, alignment: PlaneAlignment = .any) -> [HitTestResult] {
         hitTester?.hitTest(ray, targets: targets, alignment: alignment) ?? []
     }
 
-    /// The smart hit (§2, no infinite planes) of `ray`, as the focus indicator needs it each
+    /// The smart hit (no infinite planes) of `ray`, as the focus indicator needs it each
     /// frame, without building the full hit tester: the nearest anchor whose boundary polygon the
     /// ray meets, else the nearer estimated plane around the ray.
     func focusHit(_ ray: Ray) -> HitTestResult? {
@@ -276,7 +276,7 @@ public struct Session: Sendable {
 
     // MARK: Snapping
 
-    /// Starts snaps onto planes just added or updated (§3), and retargets snaps in progress
+    /// Starts snaps onto planes just added or updated, and retargets snaps in progress
     /// onto a plane that was refined. A snap in progress is not interrupted by another plane.
     private mutating func snapObjects(onto planes: [PlaneAnchor]) -> [SessionEvent] {
         var events: [SessionEvent] = []
@@ -327,9 +327,9 @@ public struct Session: Sendable {
 
     // MARK: Objects
 
-    /// Places an object named `name` with bounding-box `size` where the smart hit test (§2) of
+    /// Places an object named `name` with bounding-box `size` where the smart hit test of
     /// the ray through `pixel` lands, on planes of `alignment`. With `smoothing`, later drags
-    /// average the hit distance over the last 10 hits (§3); the placement itself goes to the
+    /// average the hit distance over the last 10 hits; the placement itself goes to the
     /// hit (one sample). Hides the focus indicator until the end of the next frame.
     @discardableResult
     public mutating func place(name: String, size: SIMD3<Float>, atPixel pixel: SIMD2<Float>,
@@ -348,7 +348,7 @@ public struct Session: Sendable {
         return event(.objectAdded(state.anchor))
     }
 
-    /// Drags an object to where the ray through `pixel` meets the plane it stands on (§3: kept
+    /// Drags an object to where the ray through `pixel` meets the plane it stands on (kept
     /// on its plane). With smoothing the object goes to camera + unit(direction) × the mean of
     /// the last 10 hit distances, then straight down onto its plane. An object on an estimated
     /// surface (no plane anchor) follows the smart hit test with infinite planes allowed and
@@ -390,7 +390,7 @@ public struct Session: Sendable {
     }
 
     /// Turns an object by `angle` radians about its plane's normal (its local +Y), keeping its
-    /// position (§3).
+    /// position.
     @discardableResult
     public mutating func rotate(object identifier: PlacedObjectIdentifier, by angle: Float) throws -> SessionEvent {
         guard angle.isFinite else { throw SessionError.invalidAngle(angle) }

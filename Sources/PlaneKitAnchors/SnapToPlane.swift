@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitPlanes
 
-/// The snap-to-plane rule of BEHAVIOUR.md §3: when a plane is added or updated, an object
+/// The snap-to-plane rule: when a plane is added or updated, an object
 /// close to it moves onto it.
 ///
 /// An object snaps to a plane when all of these hold:
@@ -25,7 +25,7 @@ public struct SnapRule: Sendable, Hashable, Codable {
     /// Snapping speed (m/s): 2 mm per second.
     public var speed: Float = 0.002
 
-    /// The rule of BEHAVIOUR.md §3.
+    /// The snap-to-plane rule.
     public init() {}
 
     /// The snap of an object at `position` (world) allowed on planes of `alignment` onto

@@ -6,7 +6,7 @@ import PlaneKitCommandSupport
 ///
 /// Both (NIO, BoringSSL, Hummingbird) are linked into `planekit-view` only, so `planekit view
 /// --join` continues there with `execv`, as `view` and `stream --host/--join` do
-/// (``LiveViewLauncher``, ``ShareLauncher``).
+/// (`LiveViewLauncher`, `ShareLauncher`).
 public enum ObserverLauncher {
     /// How this executable observes a space (the request, where to serve the view): set by
     /// `planekit-view` before it parses its arguments, nil in `planekit`. Written once at

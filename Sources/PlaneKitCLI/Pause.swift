@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Blocking sleeps of the calling thread, without Foundation's `Thread` (see ``CFormat`` for why
+/// Blocking sleeps of the calling thread, without Foundation's `Thread` (see `CFormat` for why
 /// the CLI avoids Foundation).
 public enum Pause {
     /// Sleeps `seconds` (negative or NaN: not at all), resuming after interruptions by signals.

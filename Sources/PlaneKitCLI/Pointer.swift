@@ -169,7 +169,7 @@ public protocol PointerSession: AnyObject {
     func close()
 }
 
-/// Starts a pointer peer, or hands the command to the executable that can (as ``ShareLauncher``).
+/// Starts a pointer peer, or hands the command to the executable that can (as `ShareLauncher`).
 public enum PointerLauncher {
     /// How this executable joins a space as a pointer: set by `planekit-view` before it parses
     /// its arguments, nil in `planekit`. Written once at start-up, before any other thread exists.

@@ -8,7 +8,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 
 /// Estimates the camera's pose from depth alone, frame after frame (frame to model): each frame
-/// is registered by point-to-plane ICP (``DepthRegistration``) against a keyframe of what was
+/// is registered by point-to-plane ICP (`DepthRegistration`) against a keyframe of what was
 /// mapped so far, the nearest one to where the camera is; a new keyframe is made when the
 /// camera has moved away from all of them.
 ///
@@ -26,7 +26,7 @@ import PlaneKitInput
 /// on the floor it sees (``refineKeyframe(with:)``), so tilt and height do not drift while
 /// gravity is given or the floor is in view.
 ///
-/// Frames may bring the accelerometer's reading (``InertialMotion``): the position is then
+/// Frames may bring the accelerometer's reading (`InertialMotion`): the position is then
 /// predicted from a velocity integrated with it rather than from the recent motion alone, which
 /// is what the pose keeps along a direction the depth leaves free (a floor and one bare wall).
 public struct CameraTracker: Sendable {
@@ -262,7 +262,7 @@ public struct CameraTracker: Sendable {
     public var madeKeyframe: Bool { keyframes.last?.frame == frameCount - 1 && !keyframesRefined }
 
     /// Sharpens the keyframe made from the latest frame with that frame's plane detection
-    /// (camera coordinates, as ``OrganizedPlaneDetector`` gives it): cells on a detected plane
+    /// (camera coordinates, as `OrganizedPlaneDetector` gives it): cells on a detected plane
     /// take the plane's normal and lie exactly on it, and the keyframe and the camera are put
     /// back level on the floor among the planes (so ``estimate`` may move by a fraction of a
     /// degree and a few millimetres). Does nothing when the latest frame made no keyframe.

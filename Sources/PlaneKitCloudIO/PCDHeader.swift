@@ -5,7 +5,7 @@ import PlaneKitGeometry
 ///
 /// A header can claim anything (a 200-byte file may claim 10¹⁰ points), so nothing is allocated
 /// for the data until the header is validated: field declarations agree, `POINTS == WIDTH ×
-/// HEIGHT`, x/y/z are floats, the count is within ``InputLimits/maximumElements`` and the data
+/// HEIGHT`, x/y/z are floats, the count is within `InputLimits.maximumElements` and the data
 /// the header promises fits in the file (for `binary_compressed`, within what LZF can expand
 /// the stored bytes to).
 public struct PCDHeader: Sendable, Equatable {

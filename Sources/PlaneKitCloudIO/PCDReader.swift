@@ -1,7 +1,7 @@
 import PlaneKitInput
 import PlaneKitGeometry
 
-/// Reads PCD files (DATA ascii, binary and binary_compressed) into the ``PointCloud`` PCL's
+/// Reads PCD files (DATA ascii, binary and binary_compressed) into the `PointCloud` PCL's
 /// `PCDReader` gives: organized or not, NaN holes kept, `rgb`/`rgba` colours, `VIEWPOINT` as
 /// the sensor pose.
 ///
@@ -47,7 +47,7 @@ public enum PCDReader {
     }
 
     /// The validated header of the PCD file at `path`, without reading the data. Headers are
-    /// small: the first 64 KiB are read, and up to ``PCDHeader/maximumHeaderBytes`` only when
+    /// small: the first 64 KiB are read, and up to `PCDHeader.maximumHeaderBytes` only when
     /// those do not hold a valid one.
     public static func readHeader(path: String) throws(InputError) -> PCDHeader {
         let (prefix, fileSize) = try FileBytes.readPrefix(path, maximum: 1 << 16)

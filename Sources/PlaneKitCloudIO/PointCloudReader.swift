@@ -16,10 +16,10 @@ public enum PointCloudReader {
     }
 
     /// The point cloud in the file at `path`. Depth images become organized clouds through the
-    /// intrinsics in `options`, or in a sidecar file beside the image (see ``CameraSidecar``);
-    /// their samples become metres by ``DepthReadingRules``. With `options.maxDepth`, readings
+    /// intrinsics in `options`, or in a sidecar file beside the image (see `CameraSidecar`);
+    /// their samples become metres by `DepthReadingRules`. With `options.maxDepth`, readings
     /// farther than it are holes: a depth image's depth, a cloud point's z in the sensor frame
-    /// (``PointCloud/dropReadings(beyond:)``).
+    /// (`PointCloud.dropReadings(beyond:)`).
     public static func read(path: String, options: ReadOptions = .init()) throws(InputError) -> PointCloud {
         try checkMaxDepth(options, path: path)
         let format = try format(ofPath: path)
@@ -82,7 +82,7 @@ public enum DepthImageReader {
 
     /// The depth image at `path` in metres and its intrinsics (nil when neither `options` nor a
     /// sidecar gives them). The scale is `options.depthScale`, else the sidecar's, else
-    /// ``ReadOptions/defaultDepthScale``; samples that are no reading (``DepthReadingRules``) and
+    /// ``ReadOptions/defaultDepthScale``; samples that are no reading (`DepthReadingRules`) and
     /// depths beyond `options.maxDepth` are 0.
     public static func read(path: String, options: ReadOptions = .init()) throws(InputError)
         -> (image: DepthImage, intrinsics: PinholeIntrinsics?, pose: Transform?) {

@@ -11,7 +11,7 @@ public struct ReadOptions: Sendable, Equatable {
     public var depthScale: Float?
     /// The maximum range in metres, or `nil` for none: readings farther than this along the
     /// sensor's +Z become holes (a depth image's depth; a cloud point's z in the sensor frame).
-    /// Must be positive and finite (``DepthReadingRules/isValid(maxDepth:)``).
+    /// Must be positive and finite (`DepthReadingRules.isValid(maxDepth:)`).
     public var maxDepth: Float?
     /// Metres per coordinate unit of point-cloud files (PCD, PLY, x y z text): 0.01 for a scan in
     /// centimetres, 0.001 for millimetres; `nil` (or 1) reads them as metres. Applied before

@@ -2,7 +2,7 @@
 /// Benchmarks say so, because their figures mean nothing then.
 package enum BuildConfiguration {
     #if DEBUG
-    static let isDebug = true
+    package static let isDebug = true
     #else
     package static let isDebug = false
     #endif

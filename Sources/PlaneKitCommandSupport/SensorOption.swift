@@ -38,5 +38,6 @@ extension SensorProfile: ExpressibleByArgument {
         self = profile
     }
 
+    /// The profiles a user may name (`custom` is what tuning options make, not a choice).
     public static var allValueStrings: [String] { allCases.filter { $0 != .custom }.map(\.rawValue) }
 }

@@ -67,7 +67,7 @@ public enum DepthQuantization {
 
     /// The cloud with its depth staircase smoothed: each valid point moves along its viewing ray
     /// (the line through the origin) to the mean depth of the valid points in the 5×5 window
-    /// around it, unless that is more than ``maximumShiftInSteps`` steps away (a window across a
+    /// around it, unless that is more than `maximumShiftInSteps` steps away (a window across a
     /// depth jump). Holes stay holes.
     ///
     /// The depths are first copied into a plain array (relative to one depth of the frame, so

@@ -4,7 +4,7 @@ import PlaneKitPlanes
 ///
 /// Every field is optional: what is not given keeps the profile's value. The organized detector
 /// applies them right after resolving its sensor settings (``OrganizedPlaneDetector/Configuration/overrides``);
-/// ``PlaneFinder`` applies them to the unorganized detector and filters by area.
+/// `PlaneFinder` applies them to the unorganized detector and filters by area.
 public struct DetectionOverrides: Sendable, Hashable {
     /// How far a point may lie from its plane.
     public enum Distance: Sendable, Hashable {

@@ -17,9 +17,9 @@ import PlaneKitPlanes
 /// 4. Pixels of a region's boundary cells and of the cells around it are assigned one by one to
 ///    the nearest plane they lie within a few σ of, so labels follow the true boundary; interior
 ///    pixels far off the plane are dropped. Each plane is refit on exactly its pixels.
-/// 5. Planes are described with ``PlaneDescriber`` (on a pixel-grid subsample for speed, with the
+/// 5. Planes are described with `PlaneDescriber` (on a pixel-grid subsample for speed, with the
 ///    true point count), their normals face the sensor (the origin of the cloud's coordinates),
-///    sorted largest first, and classified with ``PlaneClassifier``.
+///    sorted largest first, and classified with `PlaneClassifier`.
 ///
 /// A VGA frame costs 10.5–19 million instructions in a release build (callgrind; the real
 /// Kinect and stereo frames 15.5–18.5 M); `planekit bench detection` times it.
@@ -70,7 +70,7 @@ public struct OrganizedPlaneDetector: Sendable {
         /// (``DepthQuantization``); 0 fits the depths as measured.
         public var depthStep: Float = 0
         /// When `true`, each 8-connected patch of a plane's pixels is a plane of its own (faces
-        /// of objects, as range-image benchmarks count them; ``ConnectedPatches``); when `false`,
+        /// of objects, as range-image benchmarks count them; `ConnectedPatches`); when `false`,
         /// one plane seen on both sides of an occluder or a gap is one plane (as ARKit anchors it).
         public var splitsDisconnected = false
         /// A pixel joins a plane when within this many σ (at its depth) of it.
@@ -79,10 +79,10 @@ public struct OrganizedPlaneDetector: Sendable {
         public var up: SIMD3<Float> = SIMD3(0, -1, 0)
         /// Angle tolerance (rad) for horizontal and vertical alignment.
         public var alignmentTolerance: Float = PlaneAlignment.defaultTolerance
-        /// At most this many points of each plane are handed to ``PlaneDescriber`` (a regular
+        /// At most this many points of each plane are handed to `PlaneDescriber` (a regular
         /// pixel-grid subsample); its count and fit still use every point.
         public var maximumDescribedPoints: Int = 2500
-        /// The most cells along either side of the grid ``PlaneDescriber`` traces outlines on
+        /// The most cells along either side of the grid `PlaneDescriber` traces outlines on
         /// (100 keeps outlines within about 1% of a plane's size and the tracing cheap).
         public var outlineGridSide: Int = 100
         /// How planes are classified.

@@ -59,7 +59,7 @@ extension SensorProfile {
 
     /// The camera profile whose noise model is nearest the measured one over the depths the
     /// frame shows (0.6 to 1.6 times its median depth), if one is within
-    /// ``recognitionTolerance``; or, when the measurement is noisier than every camera there, the
+    /// `recognitionTolerance`; or, when the measurement is noisier than every camera there, the
     /// noisiest camera.
     ///
     /// A frame measures noisier than any depth camera when most of what it sees is curved (a
@@ -123,7 +123,7 @@ public struct SensorSettings: Sendable, Hashable, Codable {
             && a.splitsDisconnected == b.splitsDisconnected
     }
 
-    /// Hashes the values ``==`` compares.
+    /// Hashes the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(noise)
         hasher.combine(cellSize)
@@ -161,7 +161,7 @@ extension SensorSettings {
     /// - Any other organized grid (a scanner's range image, a laser scan, a precise near-pinhole
     ///   scan) is detected at object scale. A k×k cell of points spaced s apart with noise σ has a
     ///   least-squares normal uncertain by about √12·σ / (k²·s): the cell is the smallest of 12,
-    ///   10, 8 and 6 pixels within ``cellNormalBudget`` at the median depth, so faces of a few
+    ///   10, 8 and 6 pixels within `cellNormalBudget` at the median depth, so faces of a few
     ///   hundred pixels hold enough cells. A plane needs 4 cells' worth of pixels, and regions merge
     ///   across 6σ of systematic error. Depth that comes in steps is smoothed along the rays first
     ///   (``DepthQuantization``), and the cell is chosen from the smoothed roughness.

@@ -31,6 +31,7 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     /// should fall back to an address given by hand rather than fail.
     public var isDiscoveryOff: Bool { self == .daemonNotRunning }
 
+    /// The error as one line for stderr.
     public var description: String {
         switch self {
         case .daemonNotRunning:

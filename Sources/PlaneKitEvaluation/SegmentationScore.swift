@@ -101,7 +101,7 @@ public struct SegmentationScore: Sendable, Hashable, Codable {
     /// The angle in degrees between the detected and the true normal of each match, in the
     /// order of ``matches``. `detectedNormals[k − 1]` is detected region `k`'s normal (the order
     /// of `PlaneDetectionResult.planes`) and `trueNormals[id − 1]` true plane `id`'s (the order of
-    /// ``SyntheticFrame/cameraNormals``). The angle is between the planes, ignoring which way the
+    /// `SyntheticFrame.cameraNormals`). The angle is between the planes, ignoring which way the
     /// normals point (0…90°); NaN where a normal is missing or zero.
     public func angularErrorsDegrees(detectedNormals: [SIMD3<Float>], trueNormals: [SIMD3<Float>]) -> [Float] {
         matches.map { m in

@@ -57,10 +57,12 @@ public struct Matrix3: Hashable, Sendable, Codable {
             && abs(determinant - 1) <= tolerance
     }
 
+    /// Exact equality of every element (compare computed matrices with `isApproximatelyEqual(to:tolerance:)`).
     public static func == (lhs: Matrix3, rhs: Matrix3) -> Bool {
         lhs.columns.0 == rhs.columns.0 && lhs.columns.1 == rhs.columns.1 && lhs.columns.2 == rhs.columns.2
     }
 
+    /// Hashes every element, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(columns.0)
         hasher.combine(columns.1)

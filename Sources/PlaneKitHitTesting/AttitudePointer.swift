@@ -5,7 +5,7 @@ import Darwin
 #endif
 import PlaneKitGeometry
 
-/// Turns a phone's attitude into a pointer ray in the world: the seeds' "phone as a 3D mouse",
+/// Turns a phone's attitude into a pointer ray in the world: "the phone as a 3D mouse",
 /// where the phone's orientation, streamed to another device, turns what that device shows.
 ///
 /// **Convention.** An attitude is a unit quaternion rotating device coordinates (+X right, +Y
@@ -33,7 +33,7 @@ public struct AttitudePointer: Sendable, Hashable {
     /// The world direction whose heading the calibrating attitude aims along (unit length,
     /// horizontal).
     public let referenceDirection: SIMD3<Float>
-    /// World-from-sensor rotation, once calibrated: ``levelling`` then a turn about +Y.
+    /// World-from-sensor rotation, once calibrated: `levelling` then a turn about +Y.
     public private(set) var worldFromSensor: Quaternion?
 
     /// A pointer whose rays start at `origin` and whose calibrating attitude aims along the

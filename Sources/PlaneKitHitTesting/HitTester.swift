@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitPlanes
 
 /// Casts rays against detected planes, surfaces estimated from measured points, and the
-/// points themselves (BEHAVIOUR.md §2), like ARKit's `hitTest(_:types:)` / `raycast(_:)`.
+/// points themselves, like ARKit's `hitTest(_:types:)` / `raycast(_:)`.
 ///
 /// Build one per frame from the planes (world coordinates) and, for estimated planes and
 /// feature points, the frame's measured points. It is an immutable value: share it freely.

@@ -39,7 +39,7 @@ public struct ObjectHit: Sendable, Hashable {
     public var ray: Ray
 }
 
-/// Finds which placed object touches select (BEHAVIOUR.md §2): objects are hit through their
+/// Finds which placed object touches select: objects are hit through their
 /// bounding boxes, so a touch near an object still selects it.
 public enum ObjectHitTester {
     /// The nearest object `ray` enters, or `nil`. Ties go to the object listed first.

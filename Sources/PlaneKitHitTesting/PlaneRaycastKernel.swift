@@ -15,19 +15,19 @@ public enum PlaneBounds: String, Sendable, Hashable, CaseIterable {
 /// Detected planes prepared for casting many rays: the fast core of hit testing.
 ///
 /// Each plane is reduced to numbers: its normal and offset, the two rows that map a world point
-/// to local `(x, z)`, its extent, its polygon's bounding rectangle and a ``PolygonGrid`` for the
+/// to local `(x, z)`, its extent, its polygon's bounding rectangle and a `PolygonGrid` for the
 /// polygon itself. The batch cast takes four rays at a time, one per SIMD lane, and runs through
 /// the planes with each plane's numbers already repeated across the lanes: distance along the
 /// ray, then the hit point's local coordinates against the rectangle, skipping the rest of a
 /// plane as soon as no lane can still hit it. Only lanes inside a rectangle (and nearer than
 /// their best hit so far) run the polygon test. Nothing is allocated per ray.
 ///
-/// A run of at least ``minimumRun`` consecutive rays from one origin (a camera's pixels) goes
-/// another way (``OriginCast``): the origin's ``DirectionCells`` list, per direction cell, the
+/// A run of at least `minimumRun` consecutive rays from one origin (a camera's pixels) goes
+/// another way (`OriginCast`): the origin's `DirectionCells` list, per direction cell, the
 /// planes a ray in it can reach, nearest first, and each ray tests only those. For
 /// `.geometry` and `.extent`, with at most 64 planes; the answers are the same.
 ///
-/// The batch cast and ``crossings(of:alignment:)`` (behind ``HitTester``) evaluate the same
+/// The batch cast and `crossings(of:alignment:)` (behind ``HitTester``) evaluate the same
 /// expressions in the same order, so their distances, local coordinates and therefore their
 /// answers are identical.
 ///

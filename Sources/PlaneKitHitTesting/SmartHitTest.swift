@@ -7,7 +7,7 @@ extension HitTester {
     /// smart hit test to land on it: 5 cm.
     public static let smartHeightTolerance: Float = 0.05
 
-    /// The hit to place or drag an object at (BEHAVIOUR.md §2, the seeds' policy):
+    /// The hit to place or drag an object at:
     ///
     /// 1. The nearest hit on an existing plane's geometry whose alignment is allowed wins.
     /// 2. When `infinitePlane` is set (dragging), the hits on planes taken as infinite, nearest

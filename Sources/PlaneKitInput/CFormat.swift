@@ -7,7 +7,7 @@ import Glibc
 /// Why: importing Foundation (rather than FoundationEssentials) loads its
 /// internationalization libraries and ICU, about 3 ms of every start of the CLI. Numbers are
 /// formatted by the C library's `vsnprintf`, which `String(format:)` itself uses for them;
-/// strings go in by interpolation, with ``padded(_:to:)`` for column widths.
+/// strings go in by interpolation, with `padded(_:to:)` for column widths.
 public enum CFormat {
     /// `format` with `arguments` substituted, as C's `printf` does. Numeric conversions only
     /// (`%d`, `%f`, `%g`, …): a Swift string is not a C argument, so interpolate strings.

@@ -7,8 +7,8 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitAnchors
 
-/// World maps around a ``Session``: samples every frame's depth for saving (``map(of:)``), and,
-/// once a map is loaded (``load(_:into:)``), registers each frame against it until the session
+/// World maps around a `Session`: samples every frame's depth for saving (``map(of:)``), and,
+/// once a map is loaded (`load(_:into:)`), registers each frame against it until the session
 /// relocalizes, then moves the session into the map's world.
 ///
 /// Drive it frame by frame next to the session:
@@ -56,7 +56,7 @@ public struct MapTracking: Sendable {
 
     /// After `session` took a frame (`cloud`, camera coordinates): samples it when it is a
     /// keyframe, and while relocalizing registers it against the map. On success the session
-    /// is moved into the map's world and its events (``Session/relocalize(into:mapFromSession:matches:)``)
+    /// is moved into the map's world and its events (`Session.relocalize(into:mapFromSession:matches:)`)
     /// come back with the registration.
     public mutating func frameTracked(session: inout Session, cloud: PointCloud) -> (Relocalization, [SessionEvent])? {
         guard let pose = session.camera?.pose else { return nil }

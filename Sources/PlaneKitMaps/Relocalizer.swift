@@ -29,7 +29,7 @@ public struct Relocalization: Sendable {
 ///
 /// When both worlds have +Y up (gravity, or a levelled track), the unknown change of world is a
 /// turn about +Y and a shift: four degrees of freedom. When no such change passes, the worlds may not
-/// share an up and every rotation is searched (``generateTilted(_:log:)``: triples of planes).
+/// share an up and every rotation is searched (`generateTilted(_:log:)`: triples of planes).
 /// 1. **Hypotheses** from planes: every pair of non-parallel (≥ 25° apart) vertical session
 ///    anchors is paired with map anchors whose normals make the same angle (within 4°) and which
 ///    are large enough to hold them; the pair fixes the turn and the horizontal shift (plane

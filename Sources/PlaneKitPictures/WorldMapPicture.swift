@@ -2,7 +2,7 @@ import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitMaps
 
-/// A top-down picture of a ``WorldMap`` (looking down −Y, world +X to the right, +Z down the
+/// A top-down picture of a `WorldMap` (looking down −Y, world +X to the right, +Z down the
 /// image): the sampled points in grey (brighter is higher), every anchor's covered ground in
 /// its identifier's colour (the colours of `stream --png-dir`), horizontal ones filled and the
 /// outlines of all drawn, the keyframes' camera positions as small white crosses, and placed

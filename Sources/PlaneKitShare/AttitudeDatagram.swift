@@ -3,7 +3,7 @@ import PlaneKitGeometry
 import PlaneKitMaps
 
 /// A pointer's attitude on the unreliable channel (`planekit pointer`): one UDP datagram, sealed
-/// as poses are (``DatagramSeal``) but of kind 2: the timestamp (f64) and the unit quaternion
+/// as poses are (`DatagramSeal`) but of kind 2: the timestamp (f64) and the unit quaternion
 /// `[x, y, z, w]` (4 × f32), little-endian.
 public struct AttitudeDatagram: Sendable, Equatable {
     /// The datagram kind in the header.
@@ -19,7 +19,7 @@ public struct AttitudeDatagram: Sendable, Equatable {
     public var sequence: UInt64
     /// The sensor's timestamp (s).
     public var timestamp: Double
-    /// The device-to-reference rotation (unit length; see ``AttitudePointer``).
+    /// The device-to-reference rotation (unit length; see `AttitudePointer`).
     public var orientation: Quaternion
 
     /// An attitude from its parts.
@@ -40,7 +40,7 @@ public struct AttitudeDatagram: Sendable, Equatable {
     }
 
     /// Opens a datagram: checks its header, authenticates it and checks that the body is a
-    /// finite timestamp and a unit quaternion (within ``AttitudeRecord``'s tolerance).
+    /// finite timestamp and a unit quaternion (within `AttitudeRecord`'s tolerance).
     public static func open(_ bytes: [UInt8], with key: SymmetricKey) throws(PoseDatagram.Problem) -> AttitudeDatagram {
         guard let (sender, sequence, plain) = DatagramSeal.open(bytes, kind: kind, bodyLength: bodyLength, with: key) else {
             throw .unauthentic

@@ -5,7 +5,7 @@ import Crypto
 /// poses of its own (an observer) sends this instead, and again every second or so, as UDP may
 /// lose it. The host takes its source address as the sender's endpoint and relays nothing.
 ///
-/// Sealed as every datagram of the channel is (``DatagramSeal``), of kind 3 with an empty body:
+/// Sealed as every datagram of the channel is (`DatagramSeal`), of kind 3 with an empty body:
 /// the 12-byte header, authenticated, and the 16-byte tag.
 public struct EndpointDatagram: Sendable, Equatable {
     /// The sender's peer number.

@@ -6,7 +6,7 @@ import PlaneKitStreamFormat
 /// `planekit pointer`'s part in a shared space: joins as a pointer peer (no world map), says
 /// where it stands, then sends each attitude as a sealed datagram the host passes on to every
 /// device peer (docs/protocol.md, "Pointers"). When the host goes, it rejoins its successor
-/// (``HostFollower``) and goes on pointing.
+/// (`HostFollower`) and goes on pointing.
 public final class PointerLink {
     private var joiner: ShareJoiner
     private var follower: HostFollower
@@ -46,7 +46,7 @@ public final class PointerLink {
 
     /// Why the space is gone (the host left or dropped this peer and no successor took it in),
     /// or `nil` while it is there. When the host has gone, this rejoins its successor first
-    /// (waiting at most ``HostHandover/seconds``); the placement stays with the space's peers.
+    /// (waiting at most `HostHandover.seconds`); the placement stays with the space's peers.
     public var ended: String? {
         var refusal: String?
         for input in joiner.inbox.take().inputs {
@@ -66,7 +66,7 @@ public final class PointerLink {
     }
 
     /// Leaves the space (once): its goodbye names its last attitude, which the peers wait for
-    /// (``DepartingPeers``) before they forget this pointer.
+    /// (`DepartingPeers`) before they forget this pointer.
     public func close() {
         guard !closed else { return }
         closed = true

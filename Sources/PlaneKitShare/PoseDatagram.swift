@@ -5,7 +5,7 @@ import PlaneKitMaps
 /// A camera pose on the unreliable channel: one UDP datagram, sealed with ChaCha20-Poly1305
 /// under the space's pose key (made by the host, handed out over TLS).
 ///
-/// Layout: ``DatagramSeal``'s header with kind 1, then the sealed body (timestamp f64 and the
+/// Layout: `DatagramSeal`'s header with kind 1, then the sealed body (timestamp f64 and the
 /// 16 floats of the column-major transform, little-endian) and the 16-byte tag.
 public struct PoseDatagram: Sendable, Equatable {
     /// The datagram kind in the header.

@@ -13,7 +13,7 @@ import Synchronization
 /// (its statistics, a goodbye to the others) instead of dying mid-message.
 private let interrupted = Atomic<Bool>(false)
 
-/// A stream's part in a shared space: the ``StreamPeerLink`` that `planekit stream --host` and
+/// A stream's part in a shared space: the `StreamPeerLink` that `planekit stream --host` and
 /// `--join` give the runner. On the stream's thread, between records, it sends this peer's
 /// camera pose and object changes and applies what the other peers sent.
 ///
@@ -132,6 +132,7 @@ public final class ShareLink: StreamPeerLink {
     /// The first number of this peer's object range.
     var firstObjectNumber: UInt64 { UInt64(me.id) * ShareLimits.objectRange + 1 }
 
+    /// Sends this peer's changes after a record and takes in what peers sent (`StreamPeerLink`).
     public func exchange(after events: [StreamEvent], processor: inout StreamProcessor, into incoming: inout [StreamEvent]) -> Bool {
         if !numbered {
             numbered = true
@@ -160,6 +161,7 @@ public final class ShareLink: StreamPeerLink {
         return !interrupted.load(ordering: .relaxed)
     }
 
+    /// Serves peers a little longer after the input has ended (`StreamPeerLink`).
     public func linger(processor: inout StreamProcessor, into incoming: inout [StreamEvent]) -> Bool {
         guard !finished else { return false }
         let now = ContinuousClock.now

@@ -34,7 +34,7 @@ public enum ShareMessage: Sendable, Equatable {
     /// Host → joiners: a peer came in.
     case peerJoined(PeerEntry)
     /// Host → joiners: a peer left, and why, after the newest datagrams of it the host relayed
-    /// (a receiver waits a moment for them: ``DepartingPeers``).
+    /// (a receiver waits a moment for them: `DepartingPeers`).
     case peerLeft(peer: UInt16, reason: String, last: [LastDatagram])
     /// Either way: the sender is leaving, after the newest datagrams it sent (per kind).
     case bye(last: [LastDatagram])
@@ -45,7 +45,7 @@ public enum ShareMessage: Sendable, Equatable {
     case planeAnchor(WorldMap.Anchor)
     /// Host → joiners: the host removed this plane anchor.
     case planeAnchorRemoved(PlaneIdentifier)
-    /// Joiner → host, once joined: the port of this peer's standby listener (``HostHandover``).
+    /// Joiner → host, once joined: the port of this peer's standby listener (`HostHandover`).
     case standby(port: UInt16)
     /// Host → joiners: the order of succession, every peer that can take over, earliest first.
     case succession([Successor])

@@ -12,7 +12,7 @@ import PlaneKitMaps
 /// with `peerJoined` under its name. The host sends poses to where a peer's datagrams come
 /// from; as an observer has no pose to send, ``poll()`` sends an ``EndpointDatagram`` every
 /// second instead (UDP may lose one), which the host takes as the observer's address and relays
-/// to no one. When the host goes, the observer rejoins its successor (``HostFollower``), says so
+/// to no one. When the host goes, the observer rejoins its successor (`HostFollower`), says so
 /// with a `hostChanged` event and goes on watching.
 ///
 /// Objects resolve as at every peer: the state with the higher (version, author) wins, and the
@@ -65,7 +65,7 @@ public final class ShareObserver {
     /// `participant`, object events with `peer`, `peerRefused`, `hostChanged`), and whether the
     /// host has gone and no successor took the observer in (then nothing more comes). Sends the
     /// endpoint datagram when it is due. Waits only while it rejoins a successor (at most
-    /// ``HostHandover/seconds``).
+    /// `HostHandover.seconds`).
     public func poll() -> (events: [StreamEvent], hostGone: Bool) {
         let now = ContinuousClock.now
         if lastEndpoint.map({ now - $0 >= Self.endpointInterval }) ?? true { sendEndpoint() }

@@ -23,7 +23,7 @@ extension StreamProcessor {
     /// loaded, and once relocalized into the loaded map.
     public var isInMapWorld: Bool { !mapTracking.isRelocalizing }
 
-    /// Puts an object another peer shared into the session (see ``Session/applyShared(_:)``).
+    /// Puts an object another peer shared into the session (see `Session.applyShared(_:)`).
     public mutating func applyShared(_ anchor: ObjectAnchor) -> SessionEvent { session.applyShared(anchor) }
 
     /// Removes an object another peer removed; `nil` when the session does not have it.

@@ -8,13 +8,13 @@ import PlaneKitMaps
 import PlaneKitStreamFormat
 import PlaneKitPlanes
 
-/// Carries out stream records on a tracking ``Session``: frames are decoded and tracked,
+/// Carries out stream records on a tracking `Session`: frames are decoded and tracked,
 /// commands placed, moved, turned, removed or cast, and the results come out as
 /// ``StreamEvent``s in the order the session reports them.
 ///
 /// A frame gives the session's events and then one ``FocusEvent`` (the indicator's state
 /// change, if any, goes into that event rather than a line of its own); a command gives one
-/// event. A record the session refuses throws a ``StreamError`` naming the record and leaves
+/// event. A record the session refuses throws a `StreamError` naming the record and leaves
 /// the session as it was.
 public struct StreamProcessor: Sendable {
     /// The tracking session records are carried out on.

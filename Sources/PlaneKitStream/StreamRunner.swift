@@ -5,11 +5,11 @@ import PlaneKitMaps
 import PlaneKitPictures
 import PlaneKitStreamFormat
 
-/// `planekit stream` as a library: reads records from a ``ByteSource``, carries them out with a
-/// ``StreamProcessor`` and writes one NDJSON event per line to a ``ByteSink``, in input order.
+/// `planekit stream` as a library: reads records from a `ByteSource`, carries them out with a
+/// ``StreamProcessor`` and writes one NDJSON event per line to a `ByteSink`, in input order.
 ///
 /// A bad record (the reader's or the session's refusal) gives one `error` event and one line
-/// to ``warn``, and the stream goes on; with ``Options/strict`` the run stops there. Memory is
+/// to `warn`, and the stream goes on; with ``Options/strict`` the run stops there. Memory is
 /// flat over an endless stream of same-sized frames: the reader's payload buffer, the decoder's
 /// points, the event list and the output line are all reused.
 public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
@@ -17,13 +17,13 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
     public struct Options: Sendable {
         /// Stop at the first bad record instead of reporting it and going on.
         public var strict: Bool
-        /// Where to write a picture of every frame (``StreamPicture``), or `nil` for none.
+        /// Where to write a picture of every frame (`StreamPicture`), or `nil` for none.
         public var pictureDirectory: String?
         /// The maximum range in metres of frames whose record has no `maxDepth` (positive and
         /// finite), or `nil` for none.
         public var maxDepth: Float?
 
-        /// The sensor profile the session's detector uses (``SensorProfile/auto`` by default).
+        /// The sensor profile the session's detector uses (`SensorProfile.auto` by default).
         public var sensor: SensorProfile
 
         /// A world map to relocalize into from the start, and the path it was read from.

@@ -1,7 +1,7 @@
 import PlaneKitGeometry
 
 /// `{"type":"attitude","quaternion":[x,y,z,w],"timestamp":S}`: a phone's orientation from its
-/// motion sensor, the input of `planekit pointer` (the seeds' "phone as a 3D mouse").
+/// motion sensor, the input of `planekit pointer` ("the phone as a 3D mouse").
 ///
 /// The quaternion rotates device coordinates (+X right, +Y towards the top edge, +Z out of the
 /// screen) into the sensor's reference frame (+Z up, against gravity; the heading is arbitrary),

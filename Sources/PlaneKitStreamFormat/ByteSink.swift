@@ -121,7 +121,7 @@ public struct OutputBuffer<Sink: ByteSink> {
     }
 }
 
-/// A sink that forgets what it is given (a run whose events only go to a ``StreamObserver``).
+/// A sink that forgets what it is given (a run whose events only go to a `StreamObserver`).
 public struct DiscardingByteSink: ByteSink, Sendable {
     /// A sink.
     public init() {}

@@ -33,11 +33,11 @@ public struct FrameDecoder: Sendable {
     public var storageCapacity: Int { storage.capacity }
 
     /// The frame's organized cloud in the camera frame: NaN where there is no depth or point,
-    /// ``PointCloud/intrinsics`` from the frame, ``PointCloud/sensorPose`` the frame's pose.
+    /// `PointCloud.intrinsics` from the frame, `PointCloud.sensorPose` the frame's pose.
     ///
     /// Depth pixel `(u, v)` with depth `z` becomes `((u − cx)/fx · z, (v − cy)/fy · z, z)`, the
-    /// same numbers ``DepthImage/pointCloud(intrinsics:)`` gives. Depths that are 0, negative
-    /// or not finite are holes, and so are `depth16` samples of 65 535 (``DepthReadingRules``)
+    /// same numbers `DepthImage.pointCloud(intrinsics:)` gives. Depths that are 0, negative
+    /// or not finite are holes, and so are `depth16` samples of 65 535 (`DepthReadingRules`)
     /// and `xyz32f` points with a coordinate that is not finite.
     ///
     /// The frame's ``StreamFrame/maxDepth``, else `defaultMaxDepth`, is the maximum range: depths

@@ -2,7 +2,7 @@
 /// every value little-endian.
 public enum FrameEncoding: String, Sendable, Hashable, CaseIterable {
     /// One `uint16` per pixel: depth along +Z is `value × depthScale` metres; 0 and 65 535 mean
-    /// no depth (``DepthReadingRules``).
+    /// no depth (`DepthReadingRules`).
     case depth16
     /// One `float32` per pixel: depth along +Z in metres, 0 or NaN means no depth.
     case depth32f

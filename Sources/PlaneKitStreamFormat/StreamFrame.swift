@@ -67,8 +67,8 @@ public struct StreamFrame: Sendable {
     /// The payload length the header must announce: `width × height × bytesPerPixel`.
     public var byteCount: Int { width * height * encoding.bytesPerPixel }
 
-    /// The organized cloud in the camera frame (NaN holes, ``PointCloud/intrinsics`` and
-    /// ``PointCloud/sensorPose`` set), in freshly allocated storage. Use a ``FrameDecoder`` to
+    /// The organized cloud in the camera frame (NaN holes, `PointCloud.intrinsics` and
+    /// `PointCloud.sensorPose` set), in freshly allocated storage. Use a ``FrameDecoder`` to
     /// reuse storage from frame to frame.
     public func pointCloud() -> PointCloud {
         var decoder = FrameDecoder()

@@ -1,6 +1,6 @@
 /// How a depth in metres becomes a 16-bit depth sample: `sample = depth × samplesPerMetre`
 /// rounded to nearest (ties to even), clamped to 65 535, with 0 for no reading (millimetres for
-/// a Kinect). Readers take 65 535 as no reading too (``DepthReadingRules``), so a depth beyond
+/// a Kinect). Readers take 65 535 as no reading too (`DepthReadingRules`), so a depth beyond
 /// ``maximumDepth`` reads back as a hole, as it would from a sensor out of its range.
 public struct Depth16Encoding: Sendable, Hashable {
     /// Samples per metre (1000 for millimetres).

@@ -93,6 +93,6 @@ public struct SyntheticFrame: Sendable {
     }
 
     /// The true planes' camera-frame normals, `[id − 1]`, for
-    /// ``SegmentationScore/angularErrorsDegrees(detectedNormals:trueNormals:)``.
+    /// `SegmentationScore.angularErrorsDegrees(detectedNormals:trueNormals:)`.
     public var cameraNormals: [SIMD3<Float>] { planes.map(\.cameraPlane.normal) }
 }

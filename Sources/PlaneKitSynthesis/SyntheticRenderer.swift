@@ -7,7 +7,7 @@ import PlaneKitSeededRandom
 /// faces only (scenes with polygon faces, and ``SimulatedSensor``s, need ``SimulatedSensorRenderer``).
 ///
 /// Each surface is tested only inside its projected bounding rectangle (a z-buffer in object
-/// order), a rectangle only in the columns of each row that can see it (``RectangleRowSpans``),
+/// order), a rectangle only in the columns of each row that can see it (`RectangleRowSpans`),
 /// with analytic ray–rectangle, ray–sphere and ray–cylinder intersections in the camera
 /// frame, where the ray through a pixel is `t·(x', y', 1)` and `t` is the depth itself.
 public struct SyntheticRenderer: Sendable, Hashable {

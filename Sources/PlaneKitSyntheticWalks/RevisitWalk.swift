@@ -3,7 +3,7 @@ import PlaneKitSeededRandom
 import PlaneKitSynthesis
 
 /// Two walks for relocalization: a *mapping* walk through a generated room, then a *query*
-/// walk that comes back — to the same room, or (``init(seed:queryRoomSeed:mappingFrames:frameStride:)``
+/// walk that comes back — to the same room, or (`init(seed:queryRoomSeed:mappingFrames:frameStride:)`
 /// with another seed) to an unrelated one — with its poses in a world offset by an unknown rigid
 /// change: a turn about +Y and a shift (both worlds keep +Y up, as gravity does), and with a
 /// `tilt` also a turn about a horizontal axis (the query's world is not levelled, as when a

@@ -2,7 +2,7 @@ import PlaneKitGeometry
 import PlaneKitSeededRandom
 import PlaneKitSynthesis
 
-/// A camera moving smoothly through one ``SyntheticRoom``, rendered one frame at a time.
+/// A camera moving smoothly through one `SyntheticRoom`, rendered one frame at a time.
 ///
 /// The camera walks a closed ``CameraPath`` through 4–6 random way-points at 1.4 m height
 /// (looping around the room, clear of walls and clutter) at 0.5 m/s by default, panning and
@@ -62,7 +62,7 @@ public struct SyntheticSequence: Sequence, Sendable {
     /// Renders frame `index` straight to 16-bit depth samples, little-endian, into `bytes`
     /// (`2 × width × height` bytes) and its label image into `labels` when given: the depths of
     /// ``frame(at:)`` encoded with `encoding`, without building the cloud
-    /// (see ``SyntheticRenderer/renderDepth16(_:pose:noiseSeed:encoding:into:labels:workspace:)``).
+    /// (see `SyntheticRenderer.renderDepth16(_:pose:noiseSeed:encoding:into:labels:workspace:)`).
     public func renderDepth16(frameAt index: Int, encoding: Depth16Encoding, into bytes: UnsafeMutableRawBufferPointer,
                               labels: UnsafeMutableBufferPointer<UInt16>? = nil, workspace: inout RenderWorkspace) {
         renderer.renderDepth16(room.scene, pose: pose(ofFrame: index), noiseSeed: noiseSeed(ofFrame: index), encoding: encoding,

@@ -4,7 +4,7 @@ import PlaneKitPlanes
 import PlaneKitDetection
 
 /// Finds the planes of any cloud with the right detector: PlaneKit's grid-based
-/// ``OrganizedPlaneDetector`` for organized clouds and depth frames, PCL through
+/// `OrganizedPlaneDetector` for organized clouds and depth frames, PCL through
 /// ``UnorganizedPlaneDetector`` for clouds with no image layout. Both results are described and
 /// classified the same way.
 public struct PlaneFinder: Sendable {

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a stream's events meet its viewers: a ``StreamObserver`` that keeps the session's
+/// Where a stream's events meet its viewers: a `StreamObserver` that keeps the session's
 /// current ``ViewState`` and a bounded ``ViewerQueue`` for every connected viewer.
 ///
 /// The stream's thread only ever takes a lock for as long as it takes to append a line to each

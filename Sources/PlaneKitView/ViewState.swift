@@ -1,6 +1,6 @@
 import PlaneKitGeometry
 import PlaneKitStream
-import PlaneKitTracking
+import PlaneKitAnchors
 import PlaneKitStreamFormat
 
 /// What a viewer joining now needs to draw the session as it is: the latest event line of every
