@@ -106,12 +106,11 @@ mkdir -p "$release/fuzzers"
 for t in "${targets[@]}"; do
     flags=("${link_flags[@]}")
     if [[ $t == stream || $t == world-map ]]; then
-        # PCL itself is not linked: the detector reaches it only through the bridge library it
-        # opens at run time (PCLBridgeInterface), and stream frames are organized, never sent to it.
-        flags+=(-Xcc "-fmodule-map-file=$release/PCLBridgeInterface.build/module.modulemap"
-                -Xcc "-fmodule-map-file=$release/CLinuxIO.build/module.modulemap")
+        # Neither PCL nor its bridge is linked: stream frames are organized, and only the
+        # unorganized detector (not a dependency of the stream) reaches the bridge.
+        flags+=(-Xcc "-fmodule-map-file=$release/CLinuxIO.build/module.modulemap")
         flags+=("$release"/PlaneKit{Planes,Detection,HitTesting,Anchors,CameraTracking,Maps,Evaluation,Pictures,StreamFormat,Stream}.build/*.o
-                "$release"/PCLBridgeInterface.build/*.o "$release"/CLinuxIO.build/*.o -ldl)
+                "$release"/CLinuxIO.build/*.o)
     fi
     sources=("Fuzz/Targets/$t.swift")
     # The input targets share their decoding with the tests that replay their findings.
