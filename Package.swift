@@ -232,6 +232,5 @@ let package = Package(
             name: "PlaneKitViewTests",
             dependencies: ["PlaneKitView", "PlaneKitStream", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
     ],
-    swiftLanguageModes: [.v6],
-    cxxLanguageStandard: .cxx17
+    swiftLanguageModes: [.v6]
 )

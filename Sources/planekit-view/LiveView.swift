@@ -11,7 +11,7 @@ import PlaneKitCLI
 import PlaneKitView
 import PlaneKitCommandSupport
 
-/// The live view as `view` and `stream --view` run it: a ``ViewHub`` watching the stream and
+/// The live view as `view` and `stream --view` run it: a `ViewHub` watching the stream and
 /// its server started on a task of its own, so the command's thread is left to the stream.
 struct LiveView: LiveViewSession {
     /// The hub to set as the stream runner's observer.
