@@ -80,7 +80,7 @@ let package = Package(
         // Generated rooms and tabletops with their true planes, and the simulated depth sensors that see them.
         .target(name: "PlaneKitSynthesis", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom"]),
         // Generated walks through those rooms: camera paths, frame sequences, accelerometer readings.
-        .target(name: "PlaneKitSyntheticWalks", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitSeededRandom", "PlaneKitSynthesis"]),
+        .target(name: "PlaneKitSyntheticWalks", dependencies: ["PlaneKitGeometry", "PlaneKitSeededRandom", "PlaneKitSynthesis"]),
         // A detected plane: its description (pose, extent, boundary), alignment and classification.
         .target(name: "PlaneKitPlanes", dependencies: ["PlaneKitGeometry"]),
         // Planes in organized clouds and depth frames: the cell grid, region growing, pixel-level
@@ -90,33 +90,42 @@ let package = Package(
         // PlaneFinder, which sends each cloud to the detector that suits it.
         .target(
             name: "PlaneKitUnorganizedDetection",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PCLBridgeInterface"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PCLBridgeInterface",
+            ]),
         .target(name: "PlaneKitHitTesting", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection"]),
         // Plane anchors with stable identifiers, placed objects, the focus indicator and the snap
         // rule: `Session`, ARKit's session without the camera tracking.
         .target(
             name: "PlaneKitAnchors",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting",
+            ]),
         // The camera's pose from depth alone (point-to-plane ICP against keyframes), with gravity
         // and the accelerometer when given, and the trajectory error against a reference.
-        .target(
-            name: "PlaneKitCameraTracking",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection"]),
+        .target(name: "PlaneKitCameraTracking", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
         // World maps (saving, loading, their file format) and relocalization into them.
         .target(
             name: "PlaneKitMaps",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting",
+                "PlaneKitAnchors",
+            ]),
         // PNG pictures: segmentations, a stream's frames, world maps, evaluation curves.
         .target(
             name: "PlaneKitPictures",
-            dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitAnchors", "PlaneKitMaps"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitEvaluation", "PlaneKitDetection", "PlaneKitAnchors",
+                "PlaneKitMaps",
+            ]),
         // The frame stream's records: reading and writing them, on pipes, files and sockets.
         .target(name: "PlaneKitStreamFormat", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "CLinuxIO"]),
         .target(
             name: "PlaneKitStream",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
-                "PlaneKitMaps", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitCloudIO", "CLinuxIO",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitPlanes", "PlaneKitDetection",
+                "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps",
+                "PlaneKitPictures", "PlaneKitStreamFormat",
             ]),
         .target(
             name: "PlaneKit",
@@ -129,16 +138,17 @@ let package = Package(
         .target(
             name: "PlaneKitC",
             dependencies: [
-                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
+                "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitEvaluation",
+                "PlaneKitSynthesis", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection",
+                "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
         // `PlaneKit` library, so that library does not bring in a web server.
         .target(
             name: "PlaneKitView",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitAnchors", "PlaneKitMaps", "PlaneKitStreamFormat",
+                "PlaneKitStream", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
         // DNS-SD advertising and resolving (`_planekit._tcp`) through Avahi; only planekit-view
@@ -149,9 +159,9 @@ let package = Package(
         .target(
             name: "PlaneKitShare",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "PlaneKitGeometry", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitHitTesting", "PlaneKitAnchors",
+                "PlaneKitMaps", "PlaneKitStreamFormat", "PlaneKitStream",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -162,17 +172,20 @@ let package = Package(
         .target(
             name: "PlaneKitCommandSupport",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "CLinuxIO",
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSynthesis", "PlaneKitPlanes",
+                "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting", "PlaneKitAnchors",
+                "PlaneKitMaps", "PlaneKitStreamFormat", "PlaneKitStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `planekit bench …`: PlaneKit next to PCL and Open3D on the same frames, in one run.
         .target(
             name: "PlaneKitBenchmarks",
             dependencies: [
-                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection", "PlaneKitHitTesting",
-                "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitCommandSupport",
-                "CLinuxIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom",
+                "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection",
+                "PlaneKitUnorganizedDetection", "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking",
+                "PlaneKitMaps", "PlaneKitStream", "PlaneKitCommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Every command, as a library: the two executables below are its entry points.
         .target(
@@ -192,9 +205,11 @@ let package = Package(
         // planekit-view: the same commands with the live view; planekit hands view commands to it.
         .executableTarget(
             name: "planekit-view",
-            dependencies: ["PlaneKitCLI", "PlaneKitCommandSupport", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection",
-                           "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitMaps", "PlaneKitEvaluation", "PlaneKitPictures", "PlaneKitStreamFormat", "PlaneKitStream", "PlaneKitView", "PlaneKitShare",
-                           "PlaneKitDiscovery"]),
+            dependencies: [
+                "PlaneKitGeometry", "PlaneKitInput", "PlaneKitSynthesis", "PlaneKitDetection",
+                "PlaneKitHitTesting", "PlaneKitMaps", "PlaneKitStreamFormat", "PlaneKitStream",
+                "PlaneKitDiscovery", "PlaneKitShare", "PlaneKitView", "PlaneKitCommandSupport", "PlaneKitCLI",
+            ]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
         .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
