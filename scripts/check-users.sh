@@ -250,6 +250,16 @@ for k in (0, 250, 499):
     assert max(abs(a - b) for a, b in zip(cams[k]['transform']['columnMajor'], expected)) < 1e-4, k
     assert abs(cams[k]['timestamp'] - k / 30) < 1e-9
 PY
+    # Its gravity-direction.txt becomes each frame's gravity: the pose's rotation, transposed, times it.
+    "$PLANEKIT" encode --sequence "$kitchen" | python3 -c '
+import json, sys
+header = json.loads(sys.stdin.buffer.readline())
+sys.stdin.buffer.read()
+m = header["pose"]
+g = [float(v) for v in open(sys.argv[1] + "/gravity-direction.txt").read().split()]
+expected = [sum(m[4 * c + r] * g[r] for r in range(3)) for c in range(3)]
+assert max(abs(a - b) for a, b in zip(header["gravity"], expected)) < 1e-5, (header.get("gravity"), expected)
+' "$kitchen" || fail "encode --sequence does not give the 7-Scenes frames the walk's gravity"
 fi
 
 # 12. Big-endian binary PLY reads as its little-endian twin (through PCL for unorganized clouds).

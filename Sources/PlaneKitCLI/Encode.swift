@@ -33,7 +33,9 @@ struct Encode: ParsableCommand {
             tracking --sequence` reads it: a 7-Scenes sequence (frame-NNNNNN.depth.png, its \
             frame-NNNNNN.pose.txt and camera-intrinsics.txt; 30 fps) or a TUM RGB-D folder \
             (depth.txt, groundtruth.txt associated by timestamp within 20 ms). --intrinsics and \
-            --depth-scale replace the data set's.
+            --depth-scale replace the data set's. A gravity-direction.txt in the folder (gravity's \
+            down in the reference world) gives every frame its "gravity" in camera coordinates, \
+            as an accelerometer would, so the stream's up is the walk's.
 
             Invalid readings: 16-bit samples of 0 and 65535 mean "no reading" (65535 is how \
             7-Scenes, TUM and some RealSense modes mark it); they are written as they are and \

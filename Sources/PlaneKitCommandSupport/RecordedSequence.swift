@@ -98,17 +98,21 @@ package struct RecordedSequence {
     }
 
     /// Frame `index` as a stream record: its raw 16-bit samples, the walk's intrinsics and depth
-    /// scale, its reference pose and its time (or `timestamp` when given).
+    /// scale, its reference pose, its gravity when the folder gives one (``gravity(_:)``) and its
+    /// time (or `timestamp` when given).
     package func streamFrame(_ index: Int, maxDepth: Float?, timestamp: Double? = nil) throws(InputError) -> StreamFrame {
         let raw = try DepthImageReader.readRaw(path: paths[index])
         let k = intrinsics
         guard let sized = PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: raw.width, height: raw.height) else {
             throw InputError(source: paths[index], problem: "a \(raw.width)×\(raw.height) image cannot take the walk's intrinsics")
         }
-        return raw.samples.withUnsafeBufferPointer {
+        var frame = raw.samples.withUnsafeBufferPointer {
             StreamFrame.depth16(samples: $0, intrinsics: sized, depthScale: depthScale, maxDepth: maxDepth,
                                 timestamp: timestamp ?? timestamps[index], pose: poses[index])
         }
+        // What an accelerometer would give, so that a stream of the walk knows its up.
+        frame.gravity = gravity(index)
+        return frame
     }
 
     /// The intrinsics in the folder's `camera-intrinsics.txt` (fx 0 cx / 0 fy cy / 0 0 1), or

@@ -169,8 +169,10 @@ extension ConnectedPatches {
     static let mergeRMSFactor: Float = 2
     /// … or no more than this many times the RMS residual of the rougher patch alone …
     static let roughnessGrowth: Double = 1.25
-    /// … and whose planes are at most this far apart (rad) are one face.
-    static let mergeAngle: Float = 30 * .pi / 180
+    /// … and whose every part lies within this many σ of the union's plane …
+    static let sideRMSFactor: Float = 3
+    /// … or within this many times the union's RMS residual, are one face.
+    static let sideGrowth: Double = 3
     /// Patches this close (pixels) count as neighbours: a face split by a seam of unlabelled
     /// pixels one or two wide (a crease in the data, a row of dropouts) is still one face.
     static let neighbourReach = 2
@@ -182,8 +184,12 @@ extension ConnectedPatches {
     /// still fit one plane as well as the noise allows (at most ``mergeRMSFactor`` σ at the
     /// union's depth, or for a face rougher than the noise model no more than ``roughnessGrowth``
     /// times its rougher part) while two faces meeting at a fold do not, however small the fold
-    /// angle, once each side has a few hundred pixels. Pairs are tried most parallel first; merging
-    /// repeats until no pair passes.
+    /// angle, once each side has a few hundred pixels. Each part must also lie on the union's
+    /// plane (within ``sideRMSFactor`` σ, or ``sideGrowth`` times the union's residual): a thin
+    /// patch beside a large face barely moves the union's residual, however far off it lies.
+    /// No angle between the parts' own planes is required: a strip a few pixels wide on a depth
+    /// staircase fits a plane tilted by tens of degrees (one tread of the steps), yet lies on its
+    /// face. Pairs are tried most parallel first; merging repeats until no pair passes.
     mutating func mergeCoplanar(labels: UnsafeMutableBufferPointer<UInt16>, width: Int, height: Int,
                                 noise model: DepthNoiseModel) {
         guard moments.count > 1 else { return }
@@ -225,7 +231,6 @@ extension ConnectedPatches {
         var parent = moments.indices.map { Int32($0) }
         func find(_ x: Int) -> Int { Int(ConnectedPatches.root(Int32(x), in: &parent)) }
         func fit(_ k: Int) -> FastPlaneFit? { FastPlaneFit(moments[k], noise: noise[k]) }
-        let cosMerge = cos(Self.mergeAngle)
         var merged = true
         while merged {
             merged = false
@@ -236,7 +241,7 @@ extension ConnectedPatches {
                 guard a != b, seen.insert(UInt64(min(a, b)) << 32 | UInt64(max(a, b))).inserted,
                       let fa = fit(a), let fb = fit(b) else { continue }
                 let cosine = abs((fa.normal * fb.normal).sum())
-                if cosine >= Double(cosMerge) { candidates.append((cosine, a, b)) }
+                candidates.append((cosine, a, b))
             }
             candidates.sort { $0.cosine > $1.cosine }
             for candidate in candidates {
@@ -253,6 +258,13 @@ extension ConnectedPatches {
                 let limit = max(Double(Self.mergeRMSFactor) * Double(Self.mergeRMSFactor) * sigma * sigma,
                                 Self.roughnessGrowth * Self.roughnessGrowth * own)
                 guard joined.meanSquaredError <= limit else { continue }
+                // Each part must lie on the union's plane too: the union of a large face and a
+                // small patch of the face beside it keeps the large face's residual, but leaves
+                // the small one millimetres off.
+                let sideLimit = max(Double(Self.sideRMSFactor * Self.sideRMSFactor) * sigma * sigma,
+                                    Self.sideGrowth * Self.sideGrowth * joined.meanSquaredError)
+                guard joined.meanSquaredDistance(of: moments[a]) <= sideLimit,
+                      joined.meanSquaredDistance(of: moments[b]) <= sideLimit else { continue }
                 moments[a] = union
                 noise[a] = unionNoise
                 minimum[a] = pointwiseMin(minimum[a], minimum[b])

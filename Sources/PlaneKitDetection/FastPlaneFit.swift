@@ -37,21 +37,12 @@ struct FastPlaneFit {
     /// ``meanSquaredError`` stays the measured residual along that normal.
     init?(_ moments: PointMoments, noise: NoiseScatter = NoiseScatter()) {
         guard moments.count >= 3 else { return nil }
-        let n = Double(moments.count)
-        let mean = moments.sum / n
-        let c00 = moments.sumSquares.x / n - mean.x * mean.x
-        let c11 = moments.sumSquares.y / n - mean.y * mean.y
-        let c22 = moments.sumSquares.z / n - mean.z * mean.z
-        let c01 = moments.sumCross.x / n - mean.x * mean.y
-        let c02 = moments.sumCross.y / n - mean.x * mean.z
-        let c12 = moments.sumCross.z / n - mean.y * mean.z
-        let d = noise.diagonal / n, o = noise.offDiagonal / n
-        self.init(c00: c00 - d.x, c01: c01 - o.x, c02: c02 - o.y, c11: c11 - d.y, c12: c12 - o.z, c22: c22 - d.z,
-                  centroid: mean, count: moments.count)
+        let c = PointCovariance(moments)
+        let d = noise.diagonal / Double(moments.count), o = noise.offDiagonal / Double(moments.count)
+        self.init(c00: c.c00 - d.x, c01: c.c01 - o.x, c02: c.c02 - o.y, c11: c.c11 - d.y, c12: c.c12 - o.z, c22: c.c22 - d.z,
+                  centroid: c.mean, count: moments.count)
         // The residual actually measured along the normal, noise included.
-        let u = normal
-        meanSquaredError = max(0, c00 * u.x * u.x + c11 * u.y * u.y + c22 * u.z * u.z
-                                + 2 * (c01 * u.x * u.y + c02 * u.x * u.z + c12 * u.y * u.z))
+        meanSquaredError = max(0, c.spread(along: normal))
     }
 
     /// The fit of the covariance with entries `cij`, or `nil` when it does not define a plane.
@@ -104,12 +95,44 @@ struct FastPlaneFit {
         SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
     }
 
+    /// The mean squared distance from this plane of the points behind `moments`.
+    func meanSquaredDistance(of moments: PointMoments) -> Double {
+        guard moments.count > 0 else { return 0 }
+        let c = PointCovariance(moments)
+        let shift = ((c.mean - centroid) * normal).sum()
+        return max(0, c.spread(along: normal)) + shift * shift
+    }
+
     /// The plane, its normal turned to face `viewpoint`.
     func plane(facing viewpoint: SIMD3<Float>) -> Plane {
         var n = SIMD3<Float>(normal)
         let c = SIMD3<Float>(centroid)
         if dot(n, viewpoint - c) < 0 { n = -n }
         return Plane(unitNormal: n, offset: -dot(n, c))
+    }
+}
+
+/// The mean and covariance of the points behind some ``PointMoments`` (at least one point).
+struct PointCovariance {
+    /// The mean point.
+    var mean: SIMD3<Double>
+    /// The entries: xx, yy, zz, xy, xz, yz.
+    var c00, c11, c22, c01, c02, c12: Double
+
+    @inline(__always) init(_ moments: PointMoments) {
+        let n = Double(moments.count)
+        mean = moments.sum / n
+        c00 = moments.sumSquares.x / n - mean.x * mean.x
+        c11 = moments.sumSquares.y / n - mean.y * mean.y
+        c22 = moments.sumSquares.z / n - mean.z * mean.z
+        c01 = moments.sumCross.x / n - mean.x * mean.y
+        c02 = moments.sumCross.y / n - mean.x * mean.z
+        c12 = moments.sumCross.z / n - mean.y * mean.z
+    }
+
+    /// The variance along the unit vector `u`: uᵀCu.
+    @inline(__always) func spread(along u: SIMD3<Double>) -> Double {
+        c00 * u.x * u.x + c11 * u.y * u.y + c22 * u.z * u.z + 2 * (c01 * u.x * u.y + c02 * u.x * u.z + c12 * u.y * u.z)
     }
 }
 
