@@ -1,0 +1,61 @@
+import Testing
+@testable import PlaneKitDetection
+
+/// Merging the patches of one face at object scale, on a depth staircase: 8-bit range steps of
+/// 1.3 mm over points 0.5 mm apart, as in SegComp's ABW scans.
+@Suite struct ConnectedPatchesTests {
+    static let spacing: Float = 0.0005
+    static let step: Float = 0.0013
+    static let rows = 40
+    /// The staircase's noise: σ = step/√12 beside 0.36 mm of sensor noise.
+    static let noise = DepthNoiseModel(constant: (0.00036 * 0.00036 + step * step / 12).squareRoot(), quadratic: 0,
+                                       referenceDepth: 1)
+
+    /// A grid `columns` wide whose column `u` has depth `depth(x)` rounded to the step and label
+    /// `label(u)`; the patches after merging, and the labels.
+    static func merged(columns: Int, depth: (Float) -> Float, label: (Int) -> UInt16) -> (patches: Int, labels: [UInt16]) {
+        var points: [SIMD3<Float>] = []
+        var labels: [UInt16] = []
+        for v in 0..<rows {
+            for u in 0..<columns {
+                let x = Float(u) * spacing
+                points.append(SIMD3(x, Float(v) * spacing, (depth(x) / step).rounded() * step))
+                labels.append(label(u))
+            }
+        }
+        var count = 0
+        points.withUnsafeBufferPointer { p in
+            labels.withUnsafeMutableBufferPointer { l in
+                var patches = ConnectedPatches(labels: l, points: p, width: columns, height: rows, noise: noise, minimumPoints: 20)
+                patches.mergeCoplanar(labels: l, width: columns, height: rows, noise: noise)
+                count = patches.moments.count
+            }
+        }
+        return (count, labels)
+    }
+
+    /// Strips one tread of the staircase wide fit planes 45° off their face (all their depths are
+    /// equal), yet lie on it: they join the face.
+    @Test func treadsOfTheStaircaseJoinTheirFace() {
+        // A face at 45° to the view: depth rises 0.5 mm a column, a step every 2.6 columns. The
+        // first 60 columns are one patch; then strips 2 or 3 columns wide, each its own label.
+        let columns = 100
+        let result = Self.merged(columns: columns, depth: { 1 + $0 }) { u in
+            u < 60 ? 1 : UInt16(2 + (u - 60) / 3)
+        }
+        #expect(result.patches == 1, "\(result.patches) patches")
+        #expect(Set(result.labels) == [1])
+    }
+
+    /// A patch of one face beside a much larger face of another plane (a 56° fold) leaves the
+    /// union's residual within what merging allows (0.9 mm against 1.0 mm: the large face
+    /// outweighs it), but lies millimetres off the union's plane: it stays apart.
+    @Test func aThinPatchBesideALargeFaceOfAnotherPlaneStaysApart() {
+        let width = 12, fold = Float(width) * Self.spacing
+        let result = Self.merged(columns: width + 300, depth: { x in x < fold ? 1 + (fold - x) : 1 + 0.2 * (x - fold) }) { u in
+            u < width ? 1 : 2
+        }
+        #expect(result.patches == 2, "\(result.patches) patches")
+        #expect(result.labels[0] != result.labels[width + 5])
+    }
+}
