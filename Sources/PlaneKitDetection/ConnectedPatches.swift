@@ -24,104 +24,100 @@ struct ConnectedPatches {
     /// Splits `labels` (0 = none) into patches in place: the pixels of kept patch k get k + 1,
     /// the pixels of patches under `minimumPoints` get 0.
     ///
-    /// Two passes of a union–find over provisional patch numbers: the first joins each labelled
-    /// pixel to its already visited neighbours with the same label (left, and the three above),
-    /// the second sums each patch's points and writes the final labels. Points are summed in
-    /// `Float` relative to the patch's first point, a row at a time, and each row's sums are
-    /// added to the patch's `Double` moments (a row of a patch is a few hundred points at most,
-    /// so `Float` loses nothing that matters there).
+    /// Works on runs: the maximal stretches of one label along a row (a face's row is one run or
+    /// a few, so there are far fewer runs than pixels). Pass 1 joins, through a union–find over
+    /// runs, each run to the runs of the row above with its label that touch it, diagonals
+    /// included (8-connectivity). A patch's root is its first run, so patches are numbered in the
+    /// order their first pixels come in the image. Pass 2 writes the final labels run by run and
+    /// sums each patch's points in `Float` relative to its first point in the row, adding each
+    /// row's sums to the patch's `Double` moments (a row of a patch is a few hundred points at
+    /// most, so `Float` loses nothing that matters there).
     init(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
          height: Int, noise model: DepthNoiseModel, minimumPoints: Int) {
-        let count = width * height
-        var patchStorage = [Int32](repeating: -1, count: count)
-        var parentStorage: [Int32] = []
-        parentStorage.reserveCapacity(1024)
-        patchStorage.withUnsafeMutableBufferPointer { patch in
-            // Pass 1: provisional patches, joined through `parentStorage`.
-            for v in 0..<height {
-                let row = v * width
-                for u in 0..<width {
-                    let i = row + u
-                    let label = labels[i]
-                    guard label != 0 else { continue }
-                    var own: Int32 = -1
-                    // Visited neighbours with the same label: left, then the three above. Most
-                    // share the provisional number already; only a different one is joined.
-                    @inline(__always) func join(_ j: Int) {
-                        guard labels[j] == label else { return }
-                        let other = patch[j]
-                        if own < 0 {
-                            own = other
-                        } else if other != own {
-                            let a = ConnectedPatches.root(own, in: &parentStorage)
-                            let b = ConnectedPatches.root(other, in: &parentStorage)
-                            if a != b { parentStorage[Int(max(a, b))] = min(a, b) }
-                            own = min(a, b)
-                        }
+        var runs: [Run] = []
+        runs.reserveCapacity(4 * height)
+        var parent: [Int32] = []
+        parent.reserveCapacity(4 * height)
+        // Runs of row v are runs[rowStart[v] ..< rowStart[v + 1]].
+        var rowStart = [Int](repeating: 0, count: height + 1)
+        // Pass 1: runs, joined to the touching runs above with the same label.
+        for v in 0..<height {
+            let row = v * width
+            rowStart[v] = runs.count
+            var above = v > 0 ? rowStart[v - 1] : 0
+            let aboveEnd = v > 0 ? rowStart[v] : 0
+            var u = 0
+            while u < width {
+                let label = labels[row + u]
+                guard label != 0 else {
+                    u += 1
+                    continue
+                }
+                let start = u
+                while u < width && labels[row + u] == label { u += 1 }
+                let own = Int32(runs.count)
+                runs.append(Run(start: Int32(start), end: Int32(u), label: label))
+                parent.append(own)
+                // Runs above that end left of this one's diagonal end left of every later run's too.
+                while above < aboveEnd && Int(runs[above].end) < start { above += 1 }
+                var k = above
+                while k < aboveEnd && Int(runs[k].start) <= u {
+                    if runs[k].label == label {
+                        let a = ConnectedPatches.root(own, in: &parent)
+                        let b = ConnectedPatches.root(Int32(k), in: &parent)
+                        if a != b { parent[Int(max(a, b))] = min(a, b) }
                     }
-                    if u > 0 { join(i - 1) }
-                    if v > 0 {
-                        if u > 0 { join(i - width - 1) }
-                        join(i - width)
-                        if u + 1 < width { join(i - width + 1) }
-                    }
-                    if own < 0 {
-                        own = Int32(parentStorage.count)
-                        parentStorage.append(own)
-                    }
-                    patch[i] = own
+                    k += 1
                 }
             }
         }
+        rowStart[height] = runs.count
         // Roots and sizes.
-        var size = [Int](repeating: 0, count: parentStorage.count)
-        var number = [Int32](repeating: -1, count: parentStorage.count)
-        for k in parentStorage.indices {
-            parentStorage[k] = ConnectedPatches.root(Int32(k), in: &parentStorage)
-        }
-        patchStorage.withUnsafeMutableBufferPointer { patch in
-            for i in 0..<count where patch[i] >= 0 {
-                patch[i] = parentStorage[Int(patch[i])]
-                size[Int(patch[i])] += 1
-            }
+        var size = [Int](repeating: 0, count: runs.count)
+        for r in runs.indices {
+            parent[r] = ConnectedPatches.root(Int32(r), in: &parent)
+            size[Int(parent[r])] += Int(runs[r].end - runs[r].start)
         }
         // Labels are 16-bit: beyond 65 534 patches (only in clouds of hundreds of millions of
         // points) the rest are dropped like small ones.
+        var number = [Int32](repeating: -1, count: runs.count)
         var kept = 0
-        for root in parentStorage.indices where parentStorage[root] == Int32(root) && size[root] >= minimumPoints
-            && kept < Int(UInt16.max) - 1 {
-            number[root] = Int32(kept)
+        for r in runs.indices where parent[r] == Int32(r) && size[r] >= minimumPoints && kept < Int(UInt16.max) - 1 {
+            number[r] = Int32(kept)
             kept += 1
         }
         // Pass 2: final labels and sums, a row at a time.
         var patches = [Accumulator](repeating: Accumulator(), count: kept)
         var touched = [Int](repeating: 0, count: kept)
-        patchStorage.withUnsafeBufferPointer { patch in
+        runs.withUnsafeBufferPointer { runs in
+        parent.withUnsafeBufferPointer { parent in
         number.withUnsafeBufferPointer { number in
         patches.withUnsafeMutableBufferPointer { patches in
         touched.withUnsafeMutableBufferPointer { touched in
             for v in 0..<height {
                 let row = v * width
                 var touchedCount = 0
-                for u in 0..<width {
-                    let i = row + u
-                    let root = patch[i]
-                    guard root >= 0 else { continue }
-                    let k = Int(number[Int(root)])
+                for r in rowStart[v]..<rowStart[v + 1] {
+                    let run = runs[r]
+                    let k = Int(number[Int(parent[r])])
+                    let first = row + Int(run.start), end = row + Int(run.end)
                     guard k >= 0 else {
-                        labels[i] = 0
+                        (labels.baseAddress! + first).update(repeating: 0, count: end - first)
                         continue
                     }
-                    labels[i] = UInt16(k + 1)
                     if patches[k].row.count == 0 {
-                        patches[k].row.reference = points[i]
+                        patches[k].row.reference = points[first]
                         touched[touchedCount] = k
                         touchedCount += 1
-                        patches[k].lower = pointwiseMin(patches[k].lower, SIMD2(Int32(u), Int32(v)))
+                        patches[k].lower = pointwiseMin(patches[k].lower, SIMD2(run.start, Int32(v)))
                         patches[k].upper.y = Int32(v)
                     }
-                    patches[k].row.add(points[i])
-                    patches[k].upper.x = max(patches[k].upper.x, Int32(u))
+                    (labels.baseAddress! + first).update(repeating: UInt16(k + 1), count: end - first)
+                    // Summed in a local, which stays in registers, then stored once.
+                    var sums = patches[k].row
+                    for i in first..<end { sums.add(points[i]) }
+                    patches[k].row = sums
+                    patches[k].upper.x = max(patches[k].upper.x, run.end - 1)
                 }
                 for t in 0..<touchedCount {
                     let k = touched[t]
@@ -133,6 +129,7 @@ struct ConnectedPatches {
         }
         }
         }
+        }
         moments = patches.map(\.total)
         minimum = patches.map(\.lower)
         maximum = patches.map(\.upper)
@@ -140,6 +137,13 @@ struct ConnectedPatches {
             guard let centroid = m.centroid else { return NoiseScatter() }
             return NoiseScatter(count: m.count, centroid: centroid, sigma: model.sigma(atDepth: centroid.z))
         }
+    }
+
+    /// A maximal stretch of one label along a row: columns `start ..< end`.
+    private struct Run {
+        var start: Int32
+        var end: Int32
+        var label: UInt16
     }
 
     /// One kept patch while pass 2 sums it.

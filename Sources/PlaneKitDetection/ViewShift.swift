@@ -14,12 +14,17 @@ struct ViewShift {
 
     /// The shift for `cloud`, or `nil` when no finite point has z ≤ 0 other than exact zeros.
     init?(_ cloud: PointCloud) {
+        @inline(__always) func isPoint(_ p: SIMD3<Float>) -> Bool { (p.x * 0 + p.y * 0 + p.z * 0) == 0 && p != .zero }
+        // Nearly every grid has all its points in front: one cheap comparison a point tells.
+        let behind = cloud.points.withUnsafeBufferPointer { points in
+            points.contains { $0.z <= 0 && isPoint($0) }
+        }
+        guard behind else { return nil }
         var lowest = Float.infinity, highest = -Float.infinity
-        for p in cloud.points where (p.x * 0 + p.y * 0 + p.z * 0) == 0 && p != .zero {
+        for p in cloud.points where isPoint(p) {
             lowest = min(lowest, p.z)
             highest = max(highest, p.z)
         }
-        guard lowest <= 0 else { return nil }
         // Ahead by the grid's own depth range at least, so the near side does not look like
         // a camera's close range.
         dz = -lowest + max(highest - lowest, 1)
