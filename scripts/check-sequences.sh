@@ -37,10 +37,23 @@ head -c 100 "$OUT/seven/frame-000005.depth.png" > "$OUT/damaged/frame-000005.dep
     || fail "bench tracking stopped at a damaged frame: $(cat "$OUT/damaged.err")"
 [[ $(grep -c 'frame 5: .*left out' "$OUT/damaged.err") == 1 ]] || fail "a damaged frame gave: $(cat "$OUT/damaged.err")"
 grep -q '^damaged: 89 frames' "$OUT/damaged.txt" || fail "the walk with a damaged frame: $(cat "$OUT/damaged.txt")"
-# A folder in neither layout is one clear error.
+# A folder in neither layout, or with a malformed gravity-direction.txt, is one line (no usage
+# text: the arguments were fine) and status 1, for every command that reads walks.
 mkdir "$OUT/empty"
-if "$PLANEKIT" bench tracking --sequence "$OUT/empty" --no-open3d 2> "$OUT/empty.err"; then fail "an empty folder was read as a sequence"; fi
-grep -q 'neither a TUM RGB-D folder' "$OUT/empty.err" || fail "an empty folder gave: $(cat "$OUT/empty.err")"
+cp -r "$OUT/seven" "$OUT/bad-gravity"
+echo "0 1 oops" > "$OUT/bad-gravity/gravity-direction.txt"
+for command in "bench tracking --no-open3d" "bench relocalization --no-open3d" "bench anchors" "encode"; do
+    status=0
+    # shellcheck disable=SC2086
+    "$PLANEKIT" $command --sequence "$OUT/empty" > /dev/null 2> "$OUT/empty.err" || status=$?
+    [[ $status == 1 && $(wc -l < "$OUT/empty.err") == 1 ]] && grep -q 'neither a TUM RGB-D folder' "$OUT/empty.err" ||
+        fail "$command of an empty folder gave status $status: $(cat "$OUT/empty.err")"
+    status=0
+    # shellcheck disable=SC2086
+    "$PLANEKIT" $command --sequence "$OUT/bad-gravity" > /dev/null 2> "$OUT/bad-gravity.err" || status=$?
+    [[ $status == 1 && $(wc -l < "$OUT/bad-gravity.err") == 1 ]] && grep -q 'gravity-direction.txt' "$OUT/bad-gravity.err" ||
+        fail "$command of a malformed gravity-direction.txt gave status $status: $(cat "$OUT/bad-gravity.err")"
+done
 
 if ((failures > 0)); then exit 1; fi
 echo "check-sequences: 7-Scenes and TUM layouts read, tracked ($(rmse seven "$OUT/seven-tracking.txt") and $(rmse tum "$OUT/tum-tracking.txt") cm against $(rmse generated "$OUT/generated.txt") cm) and relocalized"

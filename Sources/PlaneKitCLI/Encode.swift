@@ -94,14 +94,7 @@ struct Encode: ParsableCommand {
         let options = try depthOptions.readOptions()
         let poseOverride = try parsedPose()
         let given = try depthOptions.intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) }
-        let recorded: RecordedSequence?
-        do {
-            recorded = try sequence.map { try RecordedSequence(folder: $0, intrinsics: given, depthScale: depthOptions.depthScale) }
-        } catch let error as ValidationError {
-            // A folder that cannot be read as a walk: one line, no usage text (the arguments were fine).
-            Diagnostics.warn(error.message)
-            throw ExitCode(1)
-        }
+        let recorded = try sequence.map { try RecordedSequence.opened(folder: $0, intrinsics: given, depthScale: depthOptions.depthScale) }
         let paths = recorded?.paths ?? (files.isEmpty || files == ["-"] ? Encode.pathsFromStandardInput() : files.filter { $0 != "-" })
         let sink = try StreamOutput.open(outputPath)
         var writer = StreamRecordWriter(sink: sink)

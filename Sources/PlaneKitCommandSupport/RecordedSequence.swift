@@ -45,6 +45,19 @@ package struct RecordedSequence {
     /// Gravity's down in the reference world (unit), from the folder's `gravity-direction.txt`.
     package let gravityDirection: SIMD3<Float>?
 
+    /// ``init(folder:limit:intrinsics:depthScale:)`` for a command: a folder that cannot be read
+    /// as a walk is one line on stderr and exit status 1, without the usage text an argument
+    /// error gets (the arguments were fine).
+    package static func opened(folder: String, limit: Int = .max, intrinsics: PinholeIntrinsics? = nil,
+                               depthScale: Float? = nil) throws -> RecordedSequence {
+        do {
+            return try RecordedSequence(folder: folder, limit: limit, intrinsics: intrinsics, depthScale: depthScale)
+        } catch let error as ValidationError {
+            Diagnostics.warn(error.message)
+            throw ExitCode(1)
+        }
+    }
+
     /// The frames of the folder at `folder`, at most `limit` of them from the start; `intrinsics`
     /// and `depthScale` replace the layout's when given.
     package init(folder: String, limit: Int = .max, intrinsics given: PinholeIntrinsics? = nil, depthScale givenScale: Float? = nil) throws {

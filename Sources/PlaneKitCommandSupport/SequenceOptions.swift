@@ -20,6 +20,6 @@ package struct SequenceOptions: ParsableArguments {
         guard let sequence else { return nil }
         let given = try intrinsics.map { try DepthImageOptions.intrinsics(parsing: $0, width: 640, height: 480) }
         if let depthScale, !(depthScale > 0 && depthScale.isFinite) { throw ValidationError("--depth-scale must be positive") }
-        return try RecordedSequence(folder: sequence, limit: limit, intrinsics: given, depthScale: depthScale)
+        return try RecordedSequence.opened(folder: sequence, limit: limit, intrinsics: given, depthScale: depthScale)
     }
 }
