@@ -112,30 +112,6 @@ struct FastPlaneFit {
     }
 }
 
-/// The mean and covariance of the points behind some ``PointMoments`` (at least one point).
-struct PointCovariance {
-    /// The mean point.
-    var mean: SIMD3<Double>
-    /// The entries: xx, yy, zz, xy, xz, yz.
-    var c00, c11, c22, c01, c02, c12: Double
-
-    @inline(__always) init(_ moments: PointMoments) {
-        let n = Double(moments.count)
-        mean = moments.sum / n
-        c00 = moments.sumSquares.x / n - mean.x * mean.x
-        c11 = moments.sumSquares.y / n - mean.y * mean.y
-        c22 = moments.sumSquares.z / n - mean.z * mean.z
-        c01 = moments.sumCross.x / n - mean.x * mean.y
-        c02 = moments.sumCross.y / n - mean.x * mean.z
-        c12 = moments.sumCross.z / n - mean.y * mean.z
-    }
-
-    /// The variance along the unit vector `u`: uᵀCu.
-    @inline(__always) func spread(along u: SIMD3<Double>) -> Double {
-        c00 * u.x * u.x + c11 * u.y * u.y + c22 * u.z * u.z + 2 * (c01 * u.x * u.y + c02 * u.x * u.z + c12 * u.y * u.z)
-    }
-}
-
 /// The scatter Σ σ²·(p/z)(p/z)ᵀ that depth noise alone adds to a set of points: a depth error δz
 /// moves the point `p` by `(δz/z)·p`, along its viewing ray. Summed per cell (count × σ² at the
 /// centroid's depth × the centroid's ray), it is exact enough for the small spread of rays in

@@ -78,15 +78,9 @@ public struct PointMoments: Hashable, Sendable, Codable {
     /// they do not span a plane (all on one line).
     public var fit: Fit? {
         guard count >= 3 else { return nil }
-        let n = Double(count)
-        let mean = sum / n
-        let cxx = sumSquares.x / n - mean.x * mean.x
-        let cyy = sumSquares.y / n - mean.y * mean.y
-        let czz = sumSquares.z / n - mean.z * mean.z
-        let cxy = sumCross.x / n - mean.x * mean.y
-        let cxz = sumCross.y / n - mean.x * mean.z
-        let cyz = sumCross.z / n - mean.y * mean.z
-        let eigen = SymmetricEigenDecomposition(a00: cxx, a01: cxy, a02: cxz, a11: cyy, a12: cyz, a22: czz)
+        let c = PointCovariance(self)
+        let mean = c.mean
+        let eigen = SymmetricEigenDecomposition(a00: c.c00, a01: c.c01, a02: c.c02, a11: c.c11, a12: c.c12, a22: c.c22)
         // Collinear points leave two eigenvalues near zero: the plane is undetermined.
         guard eigen.values.z > 0, eigen.values.y > 1e-9 * eigen.values.z else { return nil }
         let centroid = SIMD3<Float>(mean)
