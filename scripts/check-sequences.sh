@@ -42,17 +42,17 @@ grep -q '^damaged: 89 frames' "$OUT/damaged.txt" || fail "the walk with a damage
 mkdir "$OUT/empty"
 cp -r "$OUT/seven" "$OUT/bad-gravity"
 echo "0 1 oops" > "$OUT/bad-gravity/gravity-direction.txt"
+# refused COMMAND FOLDER PATTERN: COMMAND --sequence FOLDER exits 1 with one line matching PATTERN.
+refused() {
+    local status=0
+    # shellcheck disable=SC2086
+    "$PLANEKIT" $1 --sequence "$OUT/$2" > /dev/null 2> "$OUT/$2.err" || status=$?
+    [[ $status == 1 && $(wc -l < "$OUT/$2.err") == 1 ]] && grep -q "$3" "$OUT/$2.err" ||
+        fail "$1 --sequence $2 gave status $status: $(cat "$OUT/$2.err")"
+}
 for command in "bench tracking --no-open3d" "bench relocalization --no-open3d" "bench anchors" "encode"; do
-    status=0
-    # shellcheck disable=SC2086
-    "$PLANEKIT" $command --sequence "$OUT/empty" > /dev/null 2> "$OUT/empty.err" || status=$?
-    [[ $status == 1 && $(wc -l < "$OUT/empty.err") == 1 ]] && grep -q 'neither a TUM RGB-D folder' "$OUT/empty.err" ||
-        fail "$command of an empty folder gave status $status: $(cat "$OUT/empty.err")"
-    status=0
-    # shellcheck disable=SC2086
-    "$PLANEKIT" $command --sequence "$OUT/bad-gravity" > /dev/null 2> "$OUT/bad-gravity.err" || status=$?
-    [[ $status == 1 && $(wc -l < "$OUT/bad-gravity.err") == 1 ]] && grep -q 'gravity-direction.txt' "$OUT/bad-gravity.err" ||
-        fail "$command of a malformed gravity-direction.txt gave status $status: $(cat "$OUT/bad-gravity.err")"
+    refused "$command" empty 'neither a TUM RGB-D folder'
+    refused "$command" bad-gravity 'gravity-direction.txt'
 done
 
 if ((failures > 0)); then exit 1; fi
