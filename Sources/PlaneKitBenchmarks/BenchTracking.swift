@@ -35,7 +35,9 @@ struct BenchTracking: ParsableCommand {
             reference (what an AR user sees), the largest error, the RMSE after the best rigid \
             fit of the whole path (as TUM's tools report it), and how many frames were not \
             tracked normally. --without-gravity tracks a walk with gravity a second time from \
-            depth alone.
+            depth alone. --fused-surface registers each frame against the surface fused from \
+            the frames tracked before it (2 cm surfels, rendered at the predicted pose) instead \
+            of the nearest keyframe.
 
             --check-reference judges the reference poses against the depth itself: for frame \
             pairs (i, i+--pair-gap) every --pair-gap frames, the median point-to-plane distance \
@@ -88,6 +90,9 @@ struct BenchTracking: ParsableCommand {
     @Option(help: "Frames between the two frames of a --check-reference pair (and between pairs).")
     var pairGap = 10
 
+    @Flag(help: "Register each frame against the surface fused from the frames tracked so far instead of the nearest keyframe (CameraTracker.Configuration.registersAgainstFusedSurface).")
+    var fusedSurface = false
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -118,7 +123,7 @@ struct BenchTracking: ParsableCommand {
         }
         var reports: [TrackingBenchReport] = []
         for walk in walks {
-            var (report, poses) = try BenchTracking.trackPlaneKit(walk, perFrame: perFrame && !json)
+            var (report, poses) = try BenchTracking.trackPlaneKit(walk, fusedSurface: fusedSurface, perFrame: perFrame && !json)
             if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
             if checkReference { report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, gap: pairGap) }
             reports.append(report)
@@ -135,8 +140,11 @@ struct BenchTracking: ParsableCommand {
     /// position error and tracking state. A recorded frame that cannot be read is one warning
     /// and is left out (of the tracking and of the error; its pose in the returned list, one
     /// per frame of the walk, is `nil`).
-    static func trackPlaneKit(_ walk: TrackingWalk, perFrame: Bool = false) throws -> (TrackingBenchReport, [Transform?]) {
-        var tracker = CameraTracker()
+    static func trackPlaneKit(_ walk: TrackingWalk, fusedSurface: Bool = false, perFrame: Bool = false) throws
+        -> (TrackingBenchReport, [Transform?]) {
+        var configuration = CameraTracker.Configuration()
+        configuration.registersAgainstFusedSurface = fusedSurface
+        var tracker = CameraTracker(configuration: configuration)
         let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
         var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = []
@@ -182,7 +190,8 @@ struct BenchTracking: ParsableCommand {
                       + ", tracking \(state.name)" + (state.reason.map { " (\($0.rawValue))" } ?? "") + registration)
             }
         }
-        let report = TrackingBenchReport(walk: walk.name + (walk.hasGravity ? (walk.usesGravity ? " (gravity)" : " (depth alone)") : ""),
+        let report = TrackingBenchReport(walk: walk.name + (walk.hasGravity ? (walk.usesGravity ? " (gravity)" : " (depth alone)") : "")
+                                           + (fusedSurface ? " (fused surface)" : ""),
                                          frames: estimated.count, keyframes: tracker.keyframeCount,
                                          medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
                                          maximumError: error?.maximum ?? .nan, rigidFitRMSE: error?.rigidFitRMSE ?? .nan,

@@ -69,6 +69,15 @@ public struct CameraTracker: Sendable {
         public var minimumStep: Float = 0.1, minimumTurn: Float = 0.2
         /// Keyframes tried per frame while relocalizing.
         public var relocalizationAttempts = 3
+        /// Register each frame against the surface fused from all tracked frames so far
+        /// (``FusedSurface``, 2 cm surfels) rendered at the predicted pose, rather than against
+        /// the nearest keyframe. On a real depth camera this drifts less (the noise and
+        /// distortion of one keyframe do not carry over, and a place seen again is the place as
+        /// first mapped); where a view leaves a direction nearly free (a floor and one bare
+        /// wall), the fused view's edges hold it less well than a keyframe's planes. Off by default.
+        public var registersAgainstFusedSurface = false
+        /// Grid reduction of the fused surface's views and of the frames fused into it (twice this).
+        public var fusedSurfaceReduction = 4
         /// The ICP settings.
         var registration = DepthRegistration.Configuration()
 
@@ -106,6 +115,8 @@ public struct CameraTracker: Sendable {
     }
 
     private var registration: DepthRegistration
+    /// The surface fused from the tracked frames, which frames are registered against.
+    private var surface = FusedSurface()
     private var keyframes: [DepthKeyframe] = []
     private var active = 0
     /// The recent reliable motion, for the next prediction.
@@ -139,6 +150,7 @@ public struct CameraTracker: Sendable {
         state = .normal
         // What was mapped under tracked poses may not agree with the given ones: start afresh.
         keyframes.removeAll()
+        surface.removeAll()
         floorHeight = nil
         lost = false
         return CameraEstimate(transform: pose, tracking: state, isGiven: true)
@@ -213,8 +225,17 @@ public struct CameraTracker: Sendable {
         let acceleration = specificForce.map { inertial.acceleration(specificForce: $0, rotation: predicted.rotation) }
         let inertialPrediction = acceleration.flatMap { inertial.predict(from: pose.translation, acceleration: $0, dt: dt) }
         if let inertialPrediction { predicted.translation = inertialPrediction }
-        let keyframe = keyframes[active]
-        let result = registration.register(to: keyframe, initial: keyframe.pose.inverse * predicted)
+        var keyframe = keyframes[active]
+        var initial = keyframe.pose.inverse * predicted
+        if configuration.registersAgainstFusedSurface, surface.count > 0 {
+            let view = surface.render(at: predicted, intrinsics: intrinsics, reduction: configuration.fusedSurfaceReduction, frame: frameCount - 1,
+                                       noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB)
+            if view.validCount * 2 >= view.width * view.height / 4 {
+                keyframe = view
+                initial = .identity
+            }
+        }
+        let result = registration.register(to: keyframe, initial: initial)
         guard accepts(result, fraction: configuration.minimumInlierFraction) else {
             lost = true
             motion.reset()
@@ -253,6 +274,7 @@ public struct CameraTracker: Sendable {
         }
         motion.record(pose, at: timestamp)
         state = .normal
+        fuse(points: points, width: width, height: height, intrinsics: intrinsics)
         updateKeyframes(points: points, width: width, height: height, intrinsics: intrinsics, result: result)
         return estimate
     }
@@ -337,11 +359,21 @@ public struct CameraTracker: Sendable {
         keyframes = [keyframe]
         keyframesRefined = false
         active = 0
+        surface.removeAll()
+        fuse(points: points, width: width, height: height, intrinsics: intrinsics)
         motion.reset()
         motion.record(pose, at: timestamp ?? 0)
         inertial.reset()
         lost = false
         state = .limited(.initializing)
+    }
+
+    /// Adds the frame, at the current pose, to the fused surface.
+    private mutating func fuse(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, intrinsics: PinholeIntrinsics) {
+        guard configuration.registersAgainstFusedSurface else { return }
+        let view = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
+                                 frame: frameCount - 1, reduction: 2 * configuration.fusedSurfaceReduction, radius: 1)
+        surface.integrate(view, pose: pose, noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB)
     }
 
     /// `true` when a registration is good enough to use.

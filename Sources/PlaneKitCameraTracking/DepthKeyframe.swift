@@ -93,6 +93,27 @@ struct DepthKeyframe: Sendable {
         validCount = valid
     }
 
+    /// A keyframe from a grid already made: `vertices` and `normals` (camera coordinates, zero
+    /// where there is nothing) on a `width × height` grid of every `reduction`-th pixel, with the
+    /// intrinsics of that grid; `validCount` cells hold a point.
+    init(pose: Transform, frame: Int, width: Int, height: Int, fx: Float, fy: Float, cx: Float, cy: Float, reduction: Int,
+         vertices: ContiguousArray<SIMD3<Float>>, normals: ContiguousArray<SIMD3<Float>>, validCount: Int) {
+        self.pose = pose
+        self.frame = frame
+        self.width = width
+        self.height = height
+        (self.fx, self.fy, self.cx, self.cy) = (fx, fy, cx, cy)
+        self.reduction = reduction
+        self.vertices = vertices
+        self.normals = normals
+        self.validCount = validCount
+    }
+
+    /// Calls `body` with the grid's points and normals (camera coordinates; zero where there is none).
+    func withSurface<R>(_ body: (UnsafeBufferPointer<SIMD3<Float>>, UnsafeBufferPointer<SIMD3<Float>>) -> R) -> R {
+        vertices.withUnsafeBufferPointer { v in normals.withUnsafeBufferPointer { n in body(v, n) } }
+    }
+
     /// Projective data association: calls `body` for each of `points` (a frame's, camera
     /// coordinates) that, moved by `transform` (keyframe-from-frame), projects onto a grid cell
     /// with a point (so a normal) no farther than `distance` from it. `body` gets the moved
