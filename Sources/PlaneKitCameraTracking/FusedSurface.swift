@@ -1,8 +1,9 @@
 import PlaneKitGeometry
 
-/// The surface seen so far, fused over the tracked frames: one surfel per cubic voxel of the
-/// world, the noise-weighted mean of every measured point that fell in the voxel and of their
-/// normals. What a frame is registered against (frame to model): rendered at the predicted pose
+/// The surface seen so far, fused over the tracked frames: surfels indexed by cubic voxels of
+/// the world, each the noise-weighted mean of the measured points and normals that joined it (a
+/// point joins the surfel of its voxel, else the nearest along its ray within 2σ of depth noise,
+/// else starts one). What a frame is registered against (frame to model): rendered at the predicted pose
 /// it is a view of the world with the noise of many frames averaged out, and a place seen again
 /// after a while is the place as first mapped, not as the latest keyframe drifted to it.
 ///
@@ -67,7 +68,25 @@ struct FusedSurface: Sendable {
                 let worldNormal = c0 * n.x + c1 * n.y + c2 * n.z
                 let sigma = noiseA + noiseB * p.z * p.z
                 let weight = reference / (sigma * sigma)
-                guard let index = surfel(at: Self.key(world * inverseSize)) else { continue }
+                // A noisy reading lands a few voxels in front of or behind the surface it
+                // measured: it joins the surfel nearest along its ray within 2σ, so that the
+                // surface stays one layer thick instead of a shell as thick as the noise.
+                let ray = (world - t) * (1 / p.z)
+                let reach = min(3, Int(2 * sigma * inverseSize))
+                var found: Int?
+                if reach > 0 {
+                    search: for step in 1...reach {
+                        for side in [Float(1), -1] {
+                            let key = Self.key((world + (side * Float(step) * voxelSize) * ray) * inverseSize)
+                            if let index = existingSurfel(at: key), (normalSums[index] * worldNormal).sum() > 0 {
+                                found = index
+                                break search
+                            }
+                        }
+                    }
+                }
+                let home = existingSurfel(at: Self.key(world * inverseSize))
+                guard let index = home ?? found ?? surfel(at: Self.key(world * inverseSize)) else { continue }
                 let total = weights[index]
                 // A surfel seen from its back (the other side of a thin board) is another surface.
                 if total > 0, (normalSums[index] * worldNormal).sum() < 0 { continue }
@@ -84,10 +103,11 @@ struct FusedSurface: Sendable {
     /// The model as seen from `pose` (world from camera) by a camera with `intrinsics`, on a grid
     /// of every `reduction`-th pixel, as a keyframe taken at `pose` would hold it (camera
     /// coordinates). Each surfel facing the camera covers a square of about its voxel's size.
-    /// A cell holds the weighted mean of the surfels on the nearest surface there: those within
-    /// `band(z)` (a voxel plus three times the depth noise σ(z) = `noiseA + noiseB·z²`) behind the
-    /// nearest. The nearest alone would be biased towards the camera by the noise, and a frame
-    /// registered against it pulled along.
+    /// A cell holds the point where its pixel ray meets the weighted mean plane of the surfels on
+    /// the nearest surface there: those within a voxel plus six times the depth noise σ(z) =
+    /// `noiseA + noiseB·z²` behind the nearest. The nearest alone, or a narrower band, would be
+    /// biased towards the camera by the noise (on generated walks, a narrower band of 3σ doubled
+    /// the drift), and a frame registered against it pulled along.
     func render(at pose: Transform, intrinsics k: PinholeIntrinsics, reduction: Int, frame: Int,
                 noiseA: Float, noiseB: Float) -> DepthKeyframe {
         let w = k.width / reduction, h = k.height / reduction
@@ -147,7 +167,7 @@ struct FusedSurface: Sendable {
                       cellOffsets.withUnsafeMutableBufferPointer { cellOffsets in
                         for surfel in visible {
                             let q = surfel.point, weight = surfel.weight
-                            let limit = q.z - voxelSize - 3 * (noiseA + noiseB * q.z * q.z)
+                            let limit = q.z - voxelSize - 6 * (noiseA + noiseB * q.z * q.z)
                             for row in Int(surfel.rows.0)...Int(surfel.rows.1) {
                                 for column in Int(surfel.columns.0)...Int(surfel.columns.1) {
                                     let cell = row * w + column
@@ -202,6 +222,17 @@ struct FusedSurface: Sendable {
     }
 
     /// The index of the surfel of the voxel `key`, made empty when new; `nil` when the model is full.
+    /// The index of the surfel of the voxel `key`, `nil` when it has none.
+    @inline(__always) private func existingSurfel(at key: Int64) -> Int? {
+        var slot = Self.slot(of: key, mask: slots.count - 1)
+        while true {
+            let index = slots[slot]
+            if index < 0 { return nil }
+            if slotKeys[slot] == key { return Int(index) }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+    }
+
     @inline(__always) private mutating func surfel(at key: Int64) -> Int? {
         var slot = Self.slot(of: key, mask: slots.count - 1)
         while true {
