@@ -16,7 +16,7 @@ struct FusedSurface: Sendable {
     let voxelSize: Float
     /// The weight at which a surfel stops gaining and starts to fade.
     let maximumWeight: Float
-    /// The most surfels kept (memory: 36 bytes each plus the hash).
+    /// The most surfels kept (memory: about 60 bytes each with the hash).
     let capacity: Int
 
     /// The surfels' weighted mean world positions…
@@ -25,10 +25,20 @@ struct FusedSurface: Sendable {
     private var normalSums = ContiguousArray<SIMD3<Float>>()
     /// The surfels' total weights.
     private var weights = ContiguousArray<Float>()
-    /// Hash slots: a surfel's index, or −1 for an empty slot.
-    private var slots = ContiguousArray<Int32>()
-    /// The packed voxel key of each slot's surfel.
-    private var slotKeys = ContiguousArray<Int64>()
+    /// The surfel of each voxel that started one.
+    private var surfelIndex = VoxelIndex()
+    /// The key of the voxel that started each surfel.
+    private var surfelKeys = ContiguousArray<Int64>()
+    /// Surfels started since the storage was last put in brick order.
+    private var unordered = 0
+    /// Bricks of 8×8×8 voxels (16 cm at 2 cm voxels): what rendering culls against the view.
+    private var brickIndex = VoxelIndex()
+    /// Each brick's corner (world, the brick's smallest coordinates)…
+    private var brickCorners = ContiguousArray<SIMD3<Float>>()
+    /// …and the surfels started in it.
+    private var brickMembers: [ContiguousArray<Int32>] = []
+    /// Voxels along a brick's side.
+    private static let brickVoxels: Float = 8
 
     /// An empty model of `voxelSize` voxels.
     init(voxelSize: Float = 0.02, maximumWeight: Float = 64, capacity: Int = 2_000_000) {
@@ -45,8 +55,12 @@ struct FusedSurface: Sendable {
         positions.removeAll(keepingCapacity: true)
         normalSums.removeAll(keepingCapacity: true)
         weights.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
-        slotKeys.removeAll(keepingCapacity: true)
+        surfelIndex.removeAll()
+        surfelKeys.removeAll(keepingCapacity: true)
+        unordered = 0
+        brickIndex.removeAll()
+        brickCorners.removeAll(keepingCapacity: true)
+        brickMembers.removeAll(keepingCapacity: true)
     }
 
     /// Adds a frame's surface: `view`'s points and normals (camera coordinates) taken at `pose`
@@ -54,7 +68,6 @@ struct FusedSurface: Sendable {
     /// `noiseA + noiseB·z²`, so near, precise readings dominate far, noisy ones; points farther
     /// than `maximumDepth` are left out.
     mutating func integrate(_ view: DepthKeyframe, pose: Transform, noiseA: Float, noiseB: Float, maximumDepth: Float = 4) {
-        if slots.isEmpty { resize(to: 1 << 16) }
         let (c0, c1, c2) = pose.rotation.columns
         let t = pose.translation
         let reference = (noiseA + noiseB) * (noiseA + noiseB)
@@ -77,16 +90,16 @@ struct FusedSurface: Sendable {
                 if reach > 0 {
                     search: for step in 1...reach {
                         for side in [Float(1), -1] {
-                            let key = Self.key((world + (side * Float(step) * voxelSize) * ray) * inverseSize)
-                            if let index = existingSurfel(at: key), (normalSums[index] * worldNormal).sum() > 0 {
+                            let key = VoxelIndex.key((world + (side * Float(step) * voxelSize) * ray) * inverseSize)
+                            if let index = surfelIndex.find(key), (normalSums[index] * worldNormal).sum() > 0 {
                                 found = index
                                 break search
                             }
                         }
                     }
                 }
-                let home = existingSurfel(at: Self.key(world * inverseSize))
-                guard let index = home ?? found ?? surfel(at: Self.key(world * inverseSize)) else { continue }
+                let home = surfelIndex.find(VoxelIndex.key(world * inverseSize))
+                guard let index = home ?? found ?? startSurfel(at: world) else { continue }
                 let total = weights[index]
                 // A surfel seen from its back (the other side of a thin board) is another surface.
                 if total > 0, (normalSums[index] * worldNormal).sum() < 0 { continue }
@@ -98,6 +111,29 @@ struct FusedSurface: Sendable {
                 weights[index] = faded + weight
             }
         }
+        // A tenth of the surfels out of order costs less to reorder than to read at random.
+        if unordered * 10 > weights.count { orderByBrick() }
+    }
+
+    /// Puts the surfels in brick order, so that rendering reads each brick's surfels from one
+    /// stretch of memory rather than from wherever the frames that started them put them
+    /// (random reads were a third of a rendering).
+    private mutating func orderByBrick() {
+        var order = ContiguousArray<Int32>()
+        order.reserveCapacity(weights.count)
+        for brick in brickMembers.indices {
+            let first = order.count
+            order.append(contentsOf: brickMembers[brick])
+            brickMembers[brick] = ContiguousArray((Int32(first)..<Int32(order.count)))
+        }
+        func reordered<T>(_ values: ContiguousArray<T>) -> ContiguousArray<T> { ContiguousArray(order.map { values[Int($0)] }) }
+        positions = reordered(positions)
+        normalSums = reordered(normalSums)
+        weights = reordered(weights)
+        surfelKeys = reordered(surfelKeys)
+        surfelIndex.removeAll()
+        for (index, key) in surfelKeys.enumerated() { surfelIndex.insert(key, index: index) }
+        unordered = 0
     }
 
     /// The model as seen from `pose` (world from camera) by a camera with `intrinsics`, on a grid
@@ -127,11 +163,28 @@ struct FusedSurface: Sendable {
         // Pass 1: the surfels in view, facing the camera, and the nearest depth in each cell.
         var visible = ContiguousArray<VisibleSurfel>()
         visible.reserveCapacity(weights.count / 2)
+        // A brick's surfels lie within its bounding sphere, widened for the way means wander
+        // from the voxel that started them.
+        let brickSize = voxelSize * Self.brickVoxels
+        let brickRadius = brickSize * 0.87 + 4 * voxelSize
         nearest.withUnsafeMutableBufferPointer { nearest in
             positions.withUnsafeBufferPointer { positions in
                 normalSums.withUnsafeBufferPointer { normalSums in
                     weights.withUnsafeBufferPointer { weights in
-                        for i in weights.indices {
+                        for brick in brickMembers.indices {
+                          let centre = brickCorners[brick] + brickSize / 2
+                          let b = c0 * centre.x + c1 * centre.y + c2 * centre.z + t
+                          guard b.z > 0.1 - brickRadius else { continue }
+                          if b.z > brickRadius {
+                              // Outside the image by more than the sphere's projected radius.
+                              let inverseNear = 1 / (b.z - brickRadius)
+                              let u = fx * b.x / b.z + cx, v = fy * b.y / b.z + cy
+                              let ru = fx * brickRadius * inverseNear, rv = fy * brickRadius * inverseNear
+                              guard u + ru > -2, u - ru < maxU + 2, v + rv > -2, v - rv < maxV + 2 else { continue }
+                          }
+                          brickMembers[brick].withUnsafeBufferPointer { members in
+                           for member in members {
+                            let i = Int(member)
                             let p = positions[i]
                             let q = c0 * p.x + c1 * p.y + c2 * p.z + t
                             guard q.z > 0.1 else { continue }
@@ -154,6 +207,8 @@ struct FusedSurface: Sendable {
                             }
                             visible.append(VisibleSurfel(point: q, normal: n, weight: weights[i],
                                                          columns: (Int32(u0), Int32(u1)), rows: (Int32(v0), Int32(v1))))
+                           }
+                          }
                         }
                     }
                 }
@@ -212,63 +267,29 @@ struct FusedSurface: Sendable {
         var columns: (Int32, Int32), rows: (Int32, Int32)
     }
 
-    // MARK: Voxel hash
+    // MARK: Storage
 
-    /// The packed key of the voxel holding the scaled point `p / voxelSize` (21 bits a coordinate).
-    @inline(__always) private static func key(_ scaled: SIMD3<Float>) -> Int64 {
-        let limit: Float = 1_048_575
-        @inline(__always) func bits(_ x: Float) -> Int64 { Int64(min(max(x.rounded(.down), -limit), limit)) & (1 << 21 - 1) }
-        return bits(scaled.x) | bits(scaled.y) << 21 | bits(scaled.z) << 42
-    }
-
-    /// The index of the surfel of the voxel `key`, made empty when new; `nil` when the model is full.
-    /// The index of the surfel of the voxel `key`, `nil` when it has none.
-    @inline(__always) private func existingSurfel(at key: Int64) -> Int? {
-        var slot = Self.slot(of: key, mask: slots.count - 1)
-        while true {
-            let index = slots[slot]
-            if index < 0 { return nil }
-            if slotKeys[slot] == key { return Int(index) }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-    }
-
-    @inline(__always) private mutating func surfel(at key: Int64) -> Int? {
-        var slot = Self.slot(of: key, mask: slots.count - 1)
-        while true {
-            let index = slots[slot]
-            if index < 0 { break }
-            if slotKeys[slot] == key { return Int(index) }
-            slot = (slot + 1) & (slots.count - 1)
-        }
+    /// A new, empty surfel for the voxel holding `world`, listed in its brick; `nil` when the
+    /// model is full.
+    private mutating func startSurfel(at world: SIMD3<Float>) -> Int? {
         guard weights.count < capacity else { return nil }
-        if (weights.count + 1) * 2 > slots.count {
-            resize(to: slots.count * 2)
-            return surfel(at: key)
-        }
-        slots[slot] = Int32(weights.count)
-        slotKeys[slot] = key
+        let index = weights.count
+        let key = VoxelIndex.key(world * (1 / voxelSize))
+        surfelIndex.insert(key, index: index)
+        surfelKeys.append(key)
+        unordered += 1
         positions.append(.zero)
         normalSums.append(.zero)
         weights.append(0)
-        return weights.count - 1
-    }
-
-    @inline(__always) private static func slot(of key: Int64, mask: Int) -> Int {
-        // Fibonacci hashing: the high bits of the product mix all three coordinates.
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-    }
-
-    /// Rebuilds the hash with `size` slots (a power of two).
-    private mutating func resize(to size: Int) {
-        let oldKeys = slotKeys, oldSlots = slots
-        slots = ContiguousArray(repeating: -1, count: size)
-        slotKeys = ContiguousArray(repeating: 0, count: size)
-        for i in oldSlots.indices where oldSlots[i] >= 0 {
-            var slot = Self.slot(of: oldKeys[i], mask: size - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = oldSlots[i]
-            slotKeys[slot] = oldKeys[i]
+        let brickSize = voxelSize * Self.brickVoxels
+        let brickKey = VoxelIndex.key(world * (1 / brickSize))
+        if let brick = brickIndex.find(brickKey) {
+            brickMembers[brick].append(Int32(index))
+        } else {
+            brickIndex.insert(brickKey, index: brickMembers.count)
+            brickCorners.append((world * (1 / brickSize)).rounded(.down) * brickSize)
+            brickMembers.append([Int32(index)])
         }
+        return index
     }
 }
