@@ -31,10 +31,13 @@ public struct StreamProcessor: Sendable {
     private var decoder = FrameDecoder()
 
     /// A processor with a fresh session; `defaultMaxDepth` (positive and finite, or `nil`) is the
-    /// maximum range of frames without their own `maxDepth`.
-    public init(configuration: Session.Configuration = Session.Configuration(), defaultMaxDepth: Float? = nil) {
+    /// maximum range of frames without their own `maxDepth`; `tracking` sets how frames without
+    /// a pose are tracked.
+    public init(configuration: Session.Configuration = Session.Configuration(), defaultMaxDepth: Float? = nil,
+                tracking: CameraTracker.Configuration = CameraTracker.Configuration()) {
         session = Session(configuration: configuration)
         self.defaultMaxDepth = defaultMaxDepth
+        cameraTracker = CameraTracker(configuration: tracking)
     }
 
     /// The capacity of the reused point storage, in points (flat over a stream of same-sized frames).

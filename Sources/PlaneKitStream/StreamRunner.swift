@@ -1,6 +1,7 @@
 import PlaneKitInput
 import PlaneKitDetection
 import PlaneKitAnchors
+import PlaneKitCameraTracking
 import PlaneKitMaps
 import PlaneKitPictures
 import PlaneKitStreamFormat
@@ -39,6 +40,8 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         public var refusesForeignInput = false
         /// Tuning by hand over the sensor's settings (a minimum area does not apply here).
         public var detectionOverrides = DetectionOverrides()
+        /// How frames without a pose are tracked.
+        public var tracking = CameraTracker.Configuration()
 
         /// Options with everything off by default.
         public init(strict: Bool = false, pictureDirectory: String? = nil, maxDepth: Float? = nil,
@@ -105,7 +108,7 @@ public struct StreamRunner<Source: ByteSource, Sink: ByteSink> {
         var configuration = Session.Configuration()
         configuration.detector.sensor = options.sensor
         configuration.detector.overrides = options.detectionOverrides
-        processor = StreamProcessor(configuration: configuration, defaultMaxDepth: options.maxDepth)
+        processor = StreamProcessor(configuration: configuration, defaultMaxDepth: options.maxDepth, tracking: options.tracking)
         events.reserveCapacity(64)
     }
 

@@ -36,11 +36,14 @@ import Testing
         #expect(result.events[firstOfFrame1]["event"] as? String == "camera")
     }
 
-    @Test func framesWithoutPosesAreTracked() throws {
+    /// Against keyframes (the default) and against the fused surface (`--fused-surface`).
+    @Test(arguments: [false, true]) func framesWithoutPosesAreTracked(fusedSurface: Bool) throws {
         let synth = SyntheticStream(frameCount: 12)
         var builder = StreamBuilder()
         for i in 0..<12 { try builder.record(Self.unposed(synth.record(i))) }
-        let result = try run(builder.bytes)
+        var options = StreamRunner<MemoryByteSource, MemoryByteSink>.Options()
+        options.tracking.registersAgainstFusedSurface = fusedSurface
+        let result = try run(builder.bytes, options: options)
         let cameras = result.events("camera")
         #expect(cameras.count == 12)
         #expect(cameras.first?["tracking"] as? String == "limited")
@@ -54,7 +57,7 @@ import Testing
         let first = try transform(cameras[0]), last = try transform(cameras[11])
         let aligned = synth.sequence.pose(ofFrame: 0) * first.inverse * last
         let error = length(aligned.translation - synth.sequence.pose(ofFrame: 11).translation)
-        print("tracked 12 frames (320×240): last position off by \(error * 1000) mm")
+        print("tracked 12 frames (320×240)\(fusedSurface ? " against the fused surface" : ""): last position off by \(error * 1000) mm")
         #expect(error < 0.01)
     }
 
