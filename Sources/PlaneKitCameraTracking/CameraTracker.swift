@@ -73,8 +73,10 @@ public struct CameraTracker: Sendable {
         /// (``FusedSurface``, 2 cm surfels) rendered at the predicted pose, rather than against
         /// the nearest keyframe. On a real depth camera this drifts less (the noise and
         /// distortion of one keyframe do not carry over, and a place seen again is the place as
-        /// first mapped); where a view leaves a direction nearly free (a floor and one bare
-        /// wall), the fused view's edges hold it less well than a keyframe's planes. Off by default.
+        /// first mapped). Where a view leaves a direction nearly free (a floor and one bare
+        /// wall) it does worse: the surfels' normals, averaged from noisy per-pixel normals,
+        /// make the free direction look held, where a keyframe's lie on its detected planes and
+        /// show it free. Off by default.
         public var registersAgainstFusedSurface = false
         /// Grid reduction of the fused surface's views and of the frames fused into it (twice this).
         public var fusedSurfaceReduction = 4
@@ -230,7 +232,9 @@ public struct CameraTracker: Sendable {
         if configuration.registersAgainstFusedSurface, surface.count > 0 {
             let view = surface.render(at: predicted, intrinsics: intrinsics, reduction: configuration.fusedSurfaceReduction, frame: frameCount - 1,
                                        noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB)
-            if view.validCount * 2 >= view.width * view.height / 4 {
+            // A surface only just begun (the first frames, a turn into new ground) covers too
+            // little of the view to register against: the keyframe does until an eighth does.
+            if view.validCount * 8 >= view.width * view.height {
                 keyframe = view
                 initial = .identity
             }

@@ -37,8 +37,8 @@ struct FusedSurface: Sendable {
     private var brickCorners = ContiguousArray<SIMD3<Float>>()
     /// …and the surfels started in it.
     private var brickMembers: [ContiguousArray<Int32>] = []
-    /// Voxels along a brick's side.
-    private static let brickVoxels: Float = 8
+    /// Side of a brick (m): 8 voxels.
+    private var brickSize: Float { voxelSize * 8 }
 
     /// An empty model of `voxelSize` voxels.
     init(voxelSize: Float = 0.02, maximumWeight: Float = 64, capacity: Int = 2_000_000) {
@@ -81,25 +81,9 @@ struct FusedSurface: Sendable {
                 let worldNormal = c0 * n.x + c1 * n.y + c2 * n.z
                 let sigma = noiseA + noiseB * p.z * p.z
                 let weight = reference / (sigma * sigma)
-                // A noisy reading lands a few voxels in front of or behind the surface it
-                // measured: it joins the surfel nearest along its ray within 2σ, so that the
-                // surface stays one layer thick instead of a shell as thick as the noise.
-                let ray = (world - t) * (1 / p.z)
-                let reach = min(3, Int(2 * sigma * inverseSize))
-                var found: Int?
-                if reach > 0 {
-                    search: for step in 1...reach {
-                        for side in [Float(1), -1] {
-                            let key = VoxelIndex.key((world + (side * Float(step) * voxelSize) * ray) * inverseSize)
-                            if let index = surfelIndex.find(key), (normalSums[index] * worldNormal).sum() > 0 {
-                                found = index
-                                break search
-                            }
-                        }
-                    }
-                }
-                let home = surfelIndex.find(VoxelIndex.key(world * inverseSize))
-                guard let index = home ?? found ?? startSurfel(at: world) else { continue }
+                guard let index = surfelIndex.find(VoxelIndex.key(world * inverseSize))
+                        ?? surfel(alongRayFrom: world, ray: (world - t) * (1 / p.z), within: 2 * sigma, facing: worldNormal)
+                        ?? startSurfel(at: world) else { continue }
                 let total = weights[index]
                 // A surfel seen from its back (the other side of a thin board) is another surface.
                 if total > 0, (normalSums[index] * worldNormal).sum() < 0 { continue }
@@ -113,6 +97,28 @@ struct FusedSurface: Sendable {
         }
         // A tenth of the surfels out of order costs less to reorder than to read at random.
         if unordered * 10 > weights.count { orderByBrick() }
+    }
+
+    /// The surfel nearest to `world` along `ray` (the camera's ray through it, unit depth),
+    /// at most `distance` (and 3 voxels) in front of or behind it, facing the same side as
+    /// `normal`. A noisy reading lands a few voxels in front of or behind the surface it
+    /// measured: joining that surface's surfel keeps the surface one layer thick instead of a
+    /// shell as thick as the noise.
+    @inline(__always) private func surfel(alongRayFrom world: SIMD3<Float>, ray: SIMD3<Float>, within distance: Float,
+                                          facing normal: SIMD3<Float>) -> Int? {
+        let inverseSize = 1 / voxelSize
+        let reach = min(3, Int(distance * inverseSize))
+        guard reach > 0 else { return nil }
+        for step in 1...reach {
+            let offset = (Float(step) * voxelSize) * ray
+            for side in 0..<2 {
+                let candidate = side == 0 ? world + offset : world - offset
+                if let index = surfelIndex.find(VoxelIndex.key(candidate * inverseSize)), (normalSums[index] * normal).sum() > 0 {
+                    return index
+                }
+            }
+        }
+        return nil
     }
 
     /// Puts the surfels in brick order, so that rendering reads each brick's surfels from one
@@ -165,7 +171,6 @@ struct FusedSurface: Sendable {
         visible.reserveCapacity(weights.count / 2)
         // A brick's surfels lie within its bounding sphere, widened for the way means wander
         // from the voxel that started them.
-        let brickSize = voxelSize * Self.brickVoxels
         let brickRadius = brickSize * 0.87 + 4 * voxelSize
         nearest.withUnsafeMutableBufferPointer { nearest in
             positions.withUnsafeBufferPointer { positions in
@@ -281,7 +286,6 @@ struct FusedSurface: Sendable {
         positions.append(.zero)
         normalSums.append(.zero)
         weights.append(0)
-        let brickSize = voxelSize * Self.brickVoxels
         let brickKey = VoxelIndex.key(world * (1 / brickSize))
         if let brick = brickIndex.find(brickKey) {
             brickMembers[brick].append(Int32(index))
