@@ -73,10 +73,11 @@ public struct CameraTracker: Sendable {
         /// (``FusedSurface``, 2 cm surfels) rendered at the predicted pose, rather than against
         /// the nearest keyframe. On a real depth camera this drifts less (the noise and
         /// distortion of one keyframe do not carry over, and a place seen again is the place as
-        /// first mapped). Where a view leaves a direction nearly free (a floor and one bare
-        /// wall) it does worse: the surfels' normals, averaged from noisy per-pixel normals,
-        /// make the free direction look held, where a keyframe's lie on its detected planes and
-        /// show it free. Off by default.
+        /// first mapped). Which directions a view leaves free (a floor and one bare wall) is
+        /// still judged against the nearest keyframe, whose normals lie on its detected planes:
+        /// the surfels' normals, averaged from noisy per-pixel normals, make a free direction
+        /// look held. Off by default: on the generated walks, whose views are mostly such bare
+        /// rooms, it still drifts more than keyframes do.
         public var registersAgainstFusedSurface = false
         /// Grid reduction of the fused surface's views and of the frames fused into it (twice this).
         public var fusedSurfaceReduction = 4
@@ -229,17 +230,29 @@ public struct CameraTracker: Sendable {
         if let inertialPrediction { predicted.translation = inertialPrediction }
         var keyframe = keyframes[active]
         var initial = keyframe.pose.inverse * predicted
+        var held: [SIMD3<Double>] = []
+        var heldConditioning: (rotation: Double, translation: Double)?
         if configuration.registersAgainstFusedSurface, surface.count > 0 {
             let view = surface.render(at: predicted, intrinsics: intrinsics, reduction: configuration.fusedSurfaceReduction, frame: frameCount - 1,
                                        noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB)
             // A surface only just begun (the first frames, a turn into new ground) covers too
             // little of the view to register against: the keyframe does until an eighth does.
             if view.validCount * 8 >= view.width * view.height {
+                // The surfels' averaged normals make a direction the view leaves free look held
+                // (a slide of centimetres along a floor and one wall): the keyframe's, on its
+                // detected planes, say which directions to hold at the prediction.
+                let guide = registration.equations(to: keyframe, transform: initial)
+                heldConditioning = guide.conditioning
+                held = weakTranslations(guide, from: keyframe.pose, to: predicted)
                 keyframe = view
                 initial = .identity
             }
         }
-        let result = registration.register(to: keyframe, initial: initial)
+        var result = registration.register(to: keyframe, initial: initial, heldTranslations: held)
+        if let heldConditioning {
+            result.conditioning = (min(result.conditioning.rotation, heldConditioning.rotation),
+                                   min(result.conditioning.translation, heldConditioning.translation))
+        }
         guard accepts(result, fraction: configuration.minimumInlierFraction) else {
             lost = true
             motion.reset()
@@ -273,6 +286,9 @@ public struct CameraTracker: Sendable {
             // the view does not fit the map: the pose rests on what is left. The map still
             // follows, so the track is not lost when the view moves on.
             state = .limited(.insufficientFeatures)
+            // The surface grows into what the view newly sees (else the track is lost when the
+            // view moves on), but a pose resting on the prediction must not move what is mapped.
+            fuse(points: points, width: width, height: height, intrinsics: intrinsics, extendingOnly: true)
             updateKeyframes(points: points, width: width, height: height, intrinsics: intrinsics, result: result)
             return estimate
         }
@@ -372,12 +388,15 @@ public struct CameraTracker: Sendable {
         state = .limited(.initializing)
     }
 
-    /// Adds the frame, at the current pose, to the fused surface.
-    private mutating func fuse(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, intrinsics: PinholeIntrinsics) {
+    /// Adds the frame, at the current pose, to the fused surface; with `extendingOnly`, only
+    /// where no surfel is yet.
+    private mutating func fuse(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, intrinsics: PinholeIntrinsics,
+                               extendingOnly: Bool = false) {
         guard configuration.registersAgainstFusedSurface else { return }
         let view = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
                                  frame: frameCount - 1, reduction: 2 * configuration.fusedSurfaceReduction, radius: 1)
-        surface.integrate(view, pose: pose, noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB)
+        surface.integrate(view, pose: pose, noiseA: configuration.registration.noiseA, noiseB: configuration.registration.noiseB,
+                          extendingOnly: extendingOnly)
     }
 
     /// `true` when a registration is good enough to use.
@@ -476,6 +495,20 @@ public struct CameraTracker: Sendable {
             columns.2 += weight * e.z * e
         }
         return Matrix3(columns.0, columns.1, columns.2)
+    }
+
+    /// The translation directions (camera coordinates of `target`) that `equations`, made in the
+    /// camera coordinates of `source`, leave free.
+    private func weakTranslations(_ equations: PoseNormalEquations, from source: Transform, to target: Transform) -> [SIMD3<Double>] {
+        let strength = equations.translationStrength
+        let largest = strength.values.z
+        let turn = target.rotation.transposed * source.rotation
+        var held: [SIMD3<Double>] = []
+        for (value, vector) in [(strength.values.x, strength.smallestVector), (strength.values.y, strength.middleVector)]
+        where largest <= 0 || value < configuration.registration.freeBelow * largest {
+            held.append(SIMD3<Double>(turn * SIMD3<Float>(vector)))
+        }
+        return held
     }
 
     /// `true` when the registration pinned every direction of motion down.

@@ -84,7 +84,7 @@ struct DepthRegistration: Sendable {
     }
 
     /// Registers the sampled frame against `keyframe`, starting from `initial` (keyframe-from-frame).
-    func register(to keyframe: DepthKeyframe, initial: Transform) -> Result {
+    func register(to keyframe: DepthKeyframe, initial: Transform, heldTranslations: [SIMD3<Double>] = []) -> Result {
         var transform = initial
         var equations = PoseNormalEquations()
         var solved = true
@@ -98,7 +98,7 @@ struct DepthRegistration: Sendable {
                 let quality = grid.withUnsafeBufferPointer { points in
                     accumulate(points, keyframe: keyframe, transform: transform, distance: distance, into: &equations)
                 }
-                guard equations.count >= 6, let step = equations.solve(freeBelow: configuration.freeBelow) else {
+                guard equations.count >= 6, let step = equations.solve(freeBelow: configuration.freeBelow, heldTranslations: heldTranslations) else {
                     solved = false
                     break
                 }
@@ -116,6 +116,16 @@ struct DepthRegistration: Sendable {
         }
         return Result(transform: transform, samples: fine.count, inliers: inliers, rms: rms,
                       conditioning: equations.conditioning, translationStrength: equations.translationStrength, solved: solved)
+    }
+
+    /// The normal equations of the coarse grid's points against `keyframe` at `transform`, without
+    /// solving them: which directions the keyframe's surfaces hold.
+    func equations(to keyframe: DepthKeyframe, transform: Transform) -> PoseNormalEquations {
+        var equations = PoseNormalEquations()
+        _ = coarse.withUnsafeBufferPointer { points in
+            accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.coarseDistance, into: &equations)
+        }
+        return equations
     }
 
     /// The median absolute point-to-plane residual (m) of the fine grid's points against

@@ -66,8 +66,11 @@ struct FusedSurface: Sendable {
     /// Adds a frame's surface: `view`'s points and normals (camera coordinates) taken at `pose`
     /// (world from camera). Each point weighs `(σ(1 m) / σ(z))²` for the depth noise σ(z) =
     /// `noiseA + noiseB·z²`, so near, precise readings dominate far, noisy ones; points farther
-    /// than `maximumDepth` are left out.
-    mutating func integrate(_ view: DepthKeyframe, pose: Transform, noiseA: Float, noiseB: Float, maximumDepth: Float = 4) {
+    /// than `maximumDepth` are left out. With `extendingOnly`, a point joins no existing surfel
+    /// and only starts new ones (a frame whose pose is partly guessed extends the surface
+    /// without moving it).
+    mutating func integrate(_ view: DepthKeyframe, pose: Transform, noiseA: Float, noiseB: Float, maximumDepth: Float = 4,
+                            extendingOnly: Bool = false) {
         let (c0, c1, c2) = pose.rotation.columns
         let t = pose.translation
         let reference = (noiseA + noiseB) * (noiseA + noiseB)
@@ -81,9 +84,10 @@ struct FusedSurface: Sendable {
                 let worldNormal = c0 * n.x + c1 * n.y + c2 * n.z
                 let sigma = noiseA + noiseB * p.z * p.z
                 let weight = reference / (sigma * sigma)
-                guard let index = surfelIndex.find(VoxelIndex.key(world * inverseSize))
-                        ?? surfel(alongRayFrom: world, ray: (world - t) * (1 / p.z), within: 2 * sigma, facing: worldNormal)
-                        ?? startSurfel(at: world) else { continue }
+                let existing = surfelIndex.find(VoxelIndex.key(world * inverseSize))
+                    ?? surfel(alongRayFrom: world, ray: (world - t) * (1 / p.z), within: 2 * sigma, facing: worldNormal)
+                if existing != nil, extendingOnly { continue }
+                guard let index = existing ?? startSurfel(at: world) else { continue }
                 let total = weights[index]
                 // A surfel seen from its back (the other side of a thin board) is another surface.
                 if total > 0, (normalSums[index] * worldNormal).sum() < 0 { continue }

@@ -65,7 +65,7 @@ struct PoseNormalEquations {
     /// the prediction — instead of letting noise push it anywhere. `nil` when the system is not
     /// positive definite. With `freeBelow` > 0, the step is also kept out of directions whose
     /// eigenvalue is below that share of their block's largest.
-    func solve(prior: Double = 1e-3, freeBelow: Double = 0) -> (rotation: SIMD3<Float>, translation: SIMD3<Float>)? {
+    func solve(prior: Double = 1e-3, freeBelow: Double = 0, heldTranslations: [SIMD3<Double>] = []) -> (rotation: SIMD3<Float>, translation: SIMD3<Float>)? {
         var a = matrix
         let rotationMean = (a[0] + a[7] + a[14]) / 3, translationMean = (a[21] + a[28] + a[35]) / 3
         guard rotationMean > 0, translationMean > 0, rotationMean.isFinite, translationMean.isFinite else { return nil }
@@ -106,6 +106,7 @@ struct PoseNormalEquations {
             rotation = PoseNormalEquations.removeWeak(rotation, SymmetricEigenDecomposition(a00: m[0], a01: m[1], a02: m[2], a11: m[7], a12: m[8], a22: m[14]), below: freeBelow)
             translation = PoseNormalEquations.removeWeak(translation, SymmetricEigenDecomposition(a00: m[21], a01: m[22], a02: m[23], a11: m[28], a12: m[29], a22: m[35]), below: freeBelow)
         }
+        for e in heldTranslations { translation -= (translation * e).sum() * e }
         return (SIMD3<Float>(rotation), SIMD3<Float>(translation))
     }
 
