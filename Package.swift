@@ -140,7 +140,7 @@ let package = Package(
             dependencies: [
                 "CPlaneKit", "PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "PlaneKitEvaluation",
                 "PlaneKitSynthesis", "PlaneKitPlanes", "PlaneKitDetection", "PlaneKitUnorganizedDetection",
-                "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitStreamFormat", "PlaneKitStream",
+                "PlaneKitHitTesting", "PlaneKitAnchors", "PlaneKitCameraTracking", "PlaneKitStreamFormat", "PlaneKitStream",
             ]),
         // The live view: a stream's events pushed to browsers over a WebSocket. Not in the
         // `PlaneKit` library, so that library does not bring in a web server.

@@ -4,6 +4,7 @@ import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitStream
 import PlaneKitAnchors
+import PlaneKitCameraTracking
 import PlaneKitStreamFormat
 import PlaneKitPlanes
 
@@ -46,12 +47,18 @@ public func planekitSessionCreate(_ options: UnsafePointer<planekit_session_opti
         out.pointee = nil
         var configuration = Session.Configuration()
         var maxDepth: Float?
+        var tracking = CameraTracker.Configuration()
         if let options = options?.pointee {
             if let up = try direction(vector(options.up), "up") { configuration.up = normalize(up) }
             configuration.detector.sensor = try sensorProfile(options.sensor)
             maxDepth = try maximumDepth(options.max_depth)
+            guard options.fused_surface == 0 || options.fused_surface == 1 else {
+                throw APIFailure.invalid("fused_surface must be 0 or 1, got \(options.fused_surface)")
+            }
+            tracking.registersAgainstFusedSurface = options.fused_surface == 1
         }
-        out.pointee = handle(SessionBox(processor: StreamProcessor(configuration: configuration, defaultMaxDepth: maxDepth)))
+        out.pointee = handle(SessionBox(processor: StreamProcessor(configuration: configuration, defaultMaxDepth: maxDepth,
+                                                                   tracking: tracking)))
     }
 }
 

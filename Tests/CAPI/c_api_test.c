@@ -232,6 +232,23 @@ static void check_session(const planekit_cloud_info *info, const planekit_detect
     CHECK_FAILS(planekit_session_load_map(second, "/nonexistent/room.pkmap", &events), PLANEKIT_SESSION_ERROR);
     planekit_session_free(second);
     planekit_session_free(session);
+
+    // Tracking against the fused surface: the same view twice without a pose is tracked, and a
+    // flag other than 0 or 1 is refused.
+    planekit_session_options fused = {.fused_surface = 1};
+    planekit_session *tracked = NULL;
+    CHECK(planekit_session_create(&fused, &tracked) == PLANEKIT_OK, "session_create with fused_surface");
+    for (int frame = 0; frame < 2; frame++) {
+        planekit_frame_info extras = {.timestamp = frame / 30.0, .pose = NULL, .gravity = NULL};
+        CHECK(planekit_session_update_u16(tracked, depth, 640, 480, &info->intrinsics, 0.001f, &extras, &events) == PLANEKIT_OK,
+              "fused frame %d", frame);
+    }
+    CHECK(events && strstr(events, "\"tracking\":\"normal\""), "the second fused frame: %s", events ? events : "(none)");
+    planekit_session_free(tracked);
+    planekit_session_options odd = {.fused_surface = 2};
+    planekit_session *refused = (planekit_session *)1;
+    CHECK_FAILS(planekit_session_create(&odd, &refused), PLANEKIT_INVALID_ARGUMENT);
+    CHECK(refused == NULL, "a refused session left a handle");
     free(depth);
 }
 

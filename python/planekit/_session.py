@@ -46,14 +46,21 @@ class Session:
 
     The world is +Y up (`up` changes it). Frames come with a pose (world from camera, 4×4) or
     without one, and then the camera is tracked from the depth; `gravity` (the accelerometer's
-    down, camera coordinates) helps tracking. Use as a context manager or call `close()`.
+    down, camera coordinates) helps tracking. `fused_surface=True` tracks such frames against the
+    surface fused from the frames before them instead of the nearest keyframe (`planekit stream
+    --fused-surface`; docs/tracking.md says when each does better). Use as a context manager or
+    call `close()`.
     """
 
-    def __init__(self, *, up: Sequence[float] = (0, 1, 0), sensor: str = "auto", max_depth: Optional[float] = None):
+    def __init__(self, *, up: Sequence[float] = (0, 1, 0), sensor: str = "auto", max_depth: Optional[float] = None,
+                 fused_surface: bool = False):
         options = _native.SessionOptions()
         options.up[:] = _arrays.vector3(up, "up")
         options.sensor = sensor_code(sensor)
         options.max_depth = _arrays.positive(max_depth, "max_depth")
+        if not isinstance(fused_surface, bool):
+            raise TypeError(f"fused_surface must be True or False, got {fused_surface!r}")
+        options.fused_surface = int(fused_surface)
         self._handle = create(lambda out: lib.planekit_session_create(ctypes.byref(options), out),
                               lib.planekit_session_free)
         self._timestamp: Optional[float] = None

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /** The version of this header. planekit_version() returns the library's; they must be equal. */
-#define PLANEKIT_API_VERSION 1
+#define PLANEKIT_API_VERSION 2
 
 /** What a call did: 0 for success, otherwise the kind of failure (planekit_last_error() says more). */
 typedef int32_t planekit_status;
@@ -230,11 +230,17 @@ const char *planekit_classification_name(int32_t classification);
 /** A tracking session: planes anchored in a world, objects placed on them, world maps. */
 typedef struct planekit_session planekit_session;
 
-/** How a session works; zero-initialised: world up +Y, auto sensor, no depth limit. */
+/**
+ * How a session works; zero-initialised: world up +Y, auto sensor, no depth limit, frames without
+ * a pose tracked against keyframes.
+ */
 typedef struct {
-    float up[3];     /**< the world's up; all 0: (0, 1, 0) */
-    int32_t sensor;  /**< a planekit_sensor */
-    float max_depth; /**< readings farther than this (metres) are holes; 0: no limit */
+    float up[3];           /**< the world's up; all 0: (0, 1, 0) */
+    int32_t sensor;        /**< a planekit_sensor */
+    float max_depth;       /**< readings farther than this (metres) are holes; 0: no limit */
+    int32_t fused_surface; /**< 1: track frames without a pose against the surface fused from the
+                                frames before them, as `planekit stream --fused-surface`; 0: against
+                                the nearest keyframe (docs/tracking.md says when each does better) */
 } planekit_session_options;
 
 planekit_status planekit_session_create(const planekit_session_options *options, planekit_session **out);
