@@ -77,7 +77,9 @@ public struct CameraTracker: Sendable {
         /// still judged against the nearest keyframe, whose normals lie on its detected planes:
         /// the surfels' normals, averaged from noisy per-pixel normals, make a free direction
         /// look held. Off by default: on the generated walks, whose views are mostly such bare
-        /// rooms, it still drifts more than keyframes do.
+        /// rooms, it still drifts more than keyframes do (and loses two of twelve), since views
+        /// that hold the slide along a wall only weakly slide by centimetres on the surface's
+        /// edges, smoothed over a voxel, where a keyframe's sharp edges hold them.
         public var registersAgainstFusedSurface = false
         /// Grid reduction of the fused surface's views and of the frames fused into it (twice this).
         public var fusedSurfaceReduction = 4
