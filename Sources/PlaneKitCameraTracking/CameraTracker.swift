@@ -502,12 +502,9 @@ public struct CameraTracker: Sendable {
     /// The translation directions (camera coordinates of `target`) that `equations`, made in the
     /// camera coordinates of `source`, leave free.
     private func weakTranslations(_ equations: PoseNormalEquations, from source: Transform, to target: Transform) -> [SIMD3<Double>] {
-        let strength = equations.translationStrength
-        let largest = strength.values.z
         let turn = target.rotation.transposed * source.rotation
         var held: [SIMD3<Double>] = []
-        for (value, vector) in [(strength.values.x, strength.smallestVector), (strength.values.y, strength.middleVector)]
-        where largest <= 0 || value < configuration.registration.freeBelow * largest {
+        equations.translationStrength.forEachWeakVector(below: configuration.registration.freeBelow) { vector in
             held.append(SIMD3<Double>(turn * SIMD3<Float>(vector)))
         }
         return held

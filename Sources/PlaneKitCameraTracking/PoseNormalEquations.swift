@@ -113,17 +113,9 @@ struct PoseNormalEquations {
     /// `step` without its components along the eigenvectors of `eigen` whose eigenvalue is below
     /// `ratio` times the largest.
     private static func removeWeak(_ step: SIMD3<Double>, _ eigen: SymmetricEigenDecomposition, below ratio: Double) -> SIMD3<Double> {
+        guard eigen.values.z > 0 else { return .zero }
         var step = step
-        let largest = eigen.values.z
-        guard largest > 0 else { return .zero }
-        if eigen.values.x < ratio * largest {
-            let e = eigen.smallestVector
-            step -= (step * e).sum() * e
-        }
-        if eigen.values.y < ratio * largest {
-            let e = eigen.middleVector
-            step -= (step * e).sum() * e
-        }
+        eigen.forEachWeakVector(below: ratio) { e in step -= (step * e).sum() * e }
         return step
     }
 
@@ -161,5 +153,16 @@ extension Transform {
     /// single precision).
     var orthonormalized: Transform {
         Transform(rotation: Quaternion(rotation).normalized.matrix, translation: translation)
+    }
+}
+
+extension SymmetricEigenDecomposition {
+    /// Calls `body` with each eigenvector whose eigenvalue is below `ratio` times the largest,
+    /// the smallest first: the directions the matrix hardly holds (both smaller ones when the
+    /// largest is not positive).
+    @inline(__always) func forEachWeakVector(below ratio: Double, _ body: (SIMD3<Double>) -> Void) {
+        let largest = values.z
+        if largest <= 0 || values.x < ratio * largest { body(smallestVector) }
+        if largest <= 0 || values.y < ratio * largest { body(middleVector) }
     }
 }
