@@ -68,7 +68,7 @@ public enum DepthQuantization {
     /// The cloud with its depth staircase smoothed: each valid point moves along its viewing ray
     /// (the line through the origin) to the mean depth of the valid points in the 5×5 window
     /// around it, unless that is more than `maximumShiftInSteps` steps away (a window across a
-    /// depth jump). Holes stay holes.
+    /// depth jump). Holes stay holes, and isolated spikes (``DepthSpikes``) become holes.
     ///
     /// The depths are first copied into a plain array (relative to one depth of the frame, so
     /// `Float` sums lose nothing that matters; holes are 0 with weight 0). Then, row by row, the
@@ -94,6 +94,8 @@ public enum DepthQuantization {
                     depths[i] = points[i].z - reference
                     weights[i] = 1
                 }
+                DepthSpikes.remove(depths: depths, weights: weights, width: width, height: height,
+                                   limit: DepthSpikes.limitInSteps * step)
             }
         }
         // One row's column sums, padded by r zero columns on each side.
@@ -125,7 +127,8 @@ public enum DepthQuantization {
                                 let target = out.baseAddress! + row
                                 for u in 0..<width {
                                     let p = points[row + u]
-                                    var smoothed = p
+                                    // A spike (``DepthSpikes``) becomes a hole.
+                                    var smoothed = weights[row + u] > 0 || !CellGrid.isValid(p) ? p : SIMD3(repeating: .nan)
                                     if weights[row + u] > 0 {
                                         var windowZ: Float = 0, windowW: Float = 0
                                         for k in -r...r {
