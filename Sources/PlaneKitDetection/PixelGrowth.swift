@@ -9,12 +9,11 @@ import PlaneKitGeometry
 /// cells all failed. Growth goes on ring by ring from every labelled pixel: an unlabelled valid
 /// pixel joins the plane of the first labelled 4-neighbour whose plane it lies within
 /// `pixelDistanceFactor` σ of (rings grow from all planes at once, so a pixel between two
-/// planes goes to the one that reaches it first), for at most ``maximumRings`` rings.
+/// planes goes to the one that reaches it first), until no pixel joins. Each pixel joins at most
+/// once, so the rings together visit each pixel at most four times. Growth is not cut off at a
+/// fixed distance: a face whose cells failed along a thin tail (a sliver beside an occluder)
+/// is reached to its end.
 enum PixelGrowth {
-    /// How far growth reaches from a plane's refined pixels, in pixels: two cells of the
-    /// smallest object-scale size.
-    static let maximumRings = 12
-
     /// Grows `labels` in place. `planes[k]` is the plane `(n, offset)` of label `k` (index 0
     /// unused); the threshold at depth z is `a + b·(z − z0)²`.
     static func grow(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>,
@@ -32,7 +31,7 @@ enum PixelGrowth {
             }
         }
         var next: [Int32] = []
-        for _ in 0..<maximumRings where !ring.isEmpty {
+        while !ring.isEmpty {
             next.removeAll(keepingCapacity: true)
             for pixel in ring {
                 let i = Int(pixel)
