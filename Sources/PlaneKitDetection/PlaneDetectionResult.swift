@@ -16,7 +16,9 @@ public struct PlaneDetectionResult: Sendable {
     /// The points the detector measured. For ``OrganizedPlaneDetector``, those with a depth in
     /// (0, ∞) as it viewed the cloud: for a camera image (a cloud with intrinsics) z in (0, ∞); a
     /// grid that is not one is moved in front of its origin first, so every finite point counts
-    /// but the exact zeros that mark its holes. For the PCL-backed detectors, those with finite
+    /// but the exact zeros that mark its holes. Depth spikes that object-scale detection turns into
+    /// holes before fitting (a scanner's decoding errors, see `DepthSpikes`) are not counted.
+    /// For the PCL-backed detectors, those with finite
     /// coordinates. Counted during detection, so that a caller reporting it need not read the
     /// whole cloud again.
     public var validPointCount: Int

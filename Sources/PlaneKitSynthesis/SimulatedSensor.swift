@@ -17,8 +17,10 @@ import PlaneKitGeometry
 /// 6. no reading with probability ``dropoutRate``;
 /// 7. Gaussian noise along the depth: the smooth ``ripple`` plus independent noise of
 ///    σ = ``noise``.`sigma(atDepth: z)` times the dark face's factor and the grazing growth;
-/// 8. the depth rounded to the nearest multiple of ``depthStep`` (an 8-bit range);
-/// 9. with ``flyingPixels``, readings at depth edges may float between the two surfaces
+/// 8. with ``spikes``, a decoding error moves the reading (and perhaps its right-hand
+///    neighbour's) centimetres off the surface;
+/// 9. the depth rounded to the nearest multiple of ``depthStep`` (an 8-bit range);
+/// 10. with ``flyingPixels``, readings at depth edges may float between the two surfaces
 ///    (label 0).
 /// No reading gives NaN coordinates and label 0 in the frame; depth images write it as 0 or
 /// 65535 (`synth --invalid-value`).
@@ -62,6 +64,8 @@ public struct SimulatedSensor: Sendable, Hashable {
     public var darkSurfaces: DarkSurfaces?
     /// Depth noise correlated between neighbouring pixels, added to ``noise``.
     public var ripple: DepthRipple?
+    /// A structured-light scanner's decoding errors.
+    public var spikes: DecodingSpikes?
     /// The depth's quantisation step along the ray's depth, camera +Z (m): readings are
     /// multiples of it, as from a range image of a few bits. 0 keeps depths continuous.
     public var depthStep: Float
@@ -70,7 +74,8 @@ public struct SimulatedSensor: Sendable, Hashable {
     public init(name: String, grid: SensorGrid, setting: Setting, minimumRange: Float, maximumRange: Float,
                 maximumIncidenceDegrees: Float, noise: DepthNoise, dropoutRate: Float, secondViewpoint: SecondViewpoint? = nil,
                 flyingPixels: FlyingPixels? = nil, stereoHoles: StereoHoles? = nil, grazing: GrazingFalloff? = nil,
-                darkSurfaces: DarkSurfaces? = nil, ripple: DepthRipple? = nil, depthStep: Float = 0) {
+                darkSurfaces: DarkSurfaces? = nil, ripple: DepthRipple? = nil, spikes: DecodingSpikes? = nil,
+                depthStep: Float = 0) {
         self.name = name
         self.grid = grid
         self.setting = setting
@@ -85,6 +90,7 @@ public struct SimulatedSensor: Sendable, Hashable {
         self.grazing = grazing
         self.darkSurfaces = darkSurfaces
         self.ripple = ripple
+        self.spikes = spikes
         self.depthStep = max(depthStep, 0)
     }
 
@@ -113,14 +119,16 @@ public struct SimulatedSensor: Sendable, Hashable {
     ///   75–80° and 80–90° are ×1.3, ×1.5 and ×7 noisier than those facing the scanner);
     /// - shadow holes where the projector, 25 cm to the camera's right (+X), cannot light the
     ///   surface: each object's shadow falls to its left, as in ABW;
-    /// - 0.1% dropouts anywhere.
+    /// - 0.1% dropouts anywhere;
+    /// - decoding spikes (``DecodingSpikes``, its defaults): 0.05% of the readings, up to 2% at
+    ///   85°, 6–80 mm off, one in eight taking its right-hand neighbour along.
     public static let scanner = SimulatedSensor(
         name: "scanner", grid: .orthographic(width: 512, height: 512, spacing: scannerSpacing), setting: .tabletop,
         minimumRange: 0.5, maximumRange: 1.6, maximumIncidenceDegrees: 85, noise: DepthNoise(constant: 0.00025),
         dropoutRate: 0.001, secondViewpoint: SecondViewpoint(position: SIMD3(0.25, 0, 0), maximumIncidenceDegrees: 85),
         grazing: GrazingFalloff(start: 70, end: 85, loss: 0.5, noiseGrowth: 10),
         darkSurfaces: DarkSurfaces(fraction: 0.1, dropout: 0.05...0.3, noiseFactor: 5...16), ripple: DepthRipple(sigma: 0.0005, cell: 3),
-        depthStep: scannerDepthStep)
+        spikes: DecodingSpikes(), depthStep: scannerDepthStep)
 
     /// ``scanner`` with a pinhole camera instead (512 × 512, f = 1250 px: the same 0.8 mm pixels
     /// at 1 m, a 23° field of view), for tools that need intrinsics or a depth image.

@@ -43,6 +43,8 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
         let ripple = sensor.ripple.map { (sigma: $0.sigma, field: $0.field(width: width, height: height, noiseSeed: noiseSeed)) }
         let grazing = sensor.grazing.map { (ramp: $0.ramp, loss: Double($0.loss), growth: $0.noiseGrowth - 1) }
         var surfaceRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: 7))
+        var spikeRandom = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: DecodingSpikes.stream))
+        let spikes = sensor.spikes
         let dark = sensor.darkSurfaces.map { model -> (field: HoleField, losses: ContiguousArray<DarkSurfaces.Loss>) in
             var random = SeededRandom(seed: SeededRandom.derivedSeed(noiseSeed, stream: DarkSurfaces.fieldStream))
             let field = HoleField(width: width, height: height, cell: model.blobSize, random: &random)
@@ -51,8 +53,12 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
         }
 
         for v in 0..<height {
+            // The depth error a spike passes on to the next pixel of its row.
+            var carried: Float = 0
             for u in 0..<width {
                 let i = v * width + u
+                let error = carried
+                carried = 0
                 let s = Int(surface[i])
                 guard s >= 0 else { continue }
                 let z = depth[i]
@@ -68,8 +74,10 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
                 }
                 if let holes, holes.field.value(u: u, v: v) < holes.threshold(cosIncidence: cosIncidence, depth: z) { continue }
                 var noiseFactor: Float = 1
+                var grazed: Float = 0
                 if let grazing {
                     let r = grazing.ramp(cosIncidence: cosIncidence)
+                    grazed = r
                     if r > 0 {
                         if surfaceRandom.nextUnit() < grazing.loss * Double(r) { continue }
                         noiseFactor += grazing.growth * r
@@ -86,6 +94,16 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
                 if let ripple { reading += ripple.sigma * ripple.field.value(u: u, v: v) }
                 if !noise.isZero {
                     reading += noiseFactor * noise.sigma(atDepth: z) * Float(noiseRandom.zigguratGaussian(ziggurat))
+                }
+                if let spikes {
+                    reading += error
+                    if error == 0, spikeRandom.nextUnit() < Double(spikes.rate + spikes.grazingRate * grazed) {
+                        let draw = Float(spikeRandom.nextUnit())
+                        let height = spikes.minimumHeight + (spikes.maximumHeight - spikes.minimumHeight) * draw * draw
+                        let spike = spikeRandom.nextUnit() < 0.5 ? -height : height
+                        reading += spike
+                        if spikeRandom.nextUnit() < Double(spikes.pairChance) { carried = spike }
+                    }
                 }
                 if step > 0 { reading = SensorModel.roundedHalfAwayFromZero(reading / step) * step }
                 guard reading > 0 else { continue }

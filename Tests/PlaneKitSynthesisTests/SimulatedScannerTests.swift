@@ -33,12 +33,13 @@ import PlaneKitEvaluation
     }
 
     /// The scanner's Gaussian noise and depth steps without the dark faces' and grazing angles'
-    /// extra noise (tested apart below): the residual about the true plane is the model's
-    /// √(σ² + step²/12), the rounding adding a uniform error of one step.
+    /// extra noise and the decoding spikes (tested apart): the residual about the true plane is
+    /// the model's √(σ² + step²/12), the rounding adding a uniform error of one step.
     @Test func noiseMatchesTheModelAndLabelsLieOnTheirPlanes() {
         var profile = SimulatedSensor.scanner
         profile.darkSurfaces = nil
         profile.grazing = nil
+        profile.spikes = nil
         let figures = ProfileChecks.noiseFigures(profile, seeds: 1...3)
         #expect(figures.count > 300_000)
         #expect(abs(figures.mean) < 0.02)
