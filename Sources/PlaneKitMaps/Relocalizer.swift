@@ -171,11 +171,11 @@ public struct Relocalizer: Sendable {
             isLevel = true
         }
 
-        /// Any rotation and a shift.
-        init(rotation: Matrix3, shift: SIMD3<Float>) {
+        /// Any rotation and a shift; `isLevel` when the rotation is known to keep +Y up.
+        init(rotation: Matrix3, shift: SIMD3<Float>, isLevel: Bool = false) {
             self.rotation = rotation
             self.shift = shift
-            isLevel = false
+            self.isLevel = isLevel
         }
     }
 
@@ -291,7 +291,11 @@ public struct Relocalizer: Sendable {
                       recent: RecentSamples) -> RelocalizationAttempt {
         var log = RelocalizationAttempt()
         let session = surfaces(of: anchors, log: &log)
-        var h = Hypothesis(rotation: mapFromSession.rotation, shift: mapFromSession.translation)
+        // A turn about +Y is checked as the level search would propose it: refined as a turn and
+        // held to its residual limit, not the tighter one of the search over every rotation.
+        let up = mapFromSession.rotation * SIMD3<Float>(0, 1, 0)
+        var h = Hypothesis(rotation: mapFromSession.rotation, shift: mapFromSession.translation,
+                           isLevel: up.y >= cos(0.5 * Float.pi / 180))
         score(&h, session: session)
         log.candidatePairs = 1
         log.hypotheses = 1
