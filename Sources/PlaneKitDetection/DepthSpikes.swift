@@ -19,14 +19,17 @@ enum DepthSpikes {
     ///
     /// `depths` holds each pixel's depth (any common offset) and `weights` 1 for a reading, 0 for
     /// a hole; a spike's weight and depth become 0. Pixels within two of the border, and pixels
-    /// with a hole among the four they are compared with, are kept.
+    /// with a hole among the four they are compared with, are kept; so is every pixel of an image
+    /// narrower than 8 (fewer than four pixels of a row can be judged) or lower than 5.
     ///
     /// Four pixels at a time in SIMD registers, without branches. A row's verdicts wait in a ring
     /// of three row buffers and are applied once the row two below has been judged, the last to
     /// read it, so every test sees the measured neighbours and no frame-sized scratch is needed.
     static func remove(depths: UnsafeMutableBufferPointer<Float>, weights: UnsafeMutableBufferPointer<Float>,
                        width: Int, height: Int, limit: Float) {
-        guard width > 5, height > 4 else { return }
+        // Rows are judged four pixels at a time, the last group overlapping the one before it; in
+        // a narrower image it would reach into the border columns.
+        guard width >= 8, height > 4 else { return }
         var ring = ContiguousArray<Float>(repeating: 1, count: 3 * width)
         ring.withUnsafeMutableBufferPointer { ring in
             let d = UnsafeMutableRawPointer(depths.baseAddress!), w = UnsafeMutableRawPointer(weights.baseAddress!)

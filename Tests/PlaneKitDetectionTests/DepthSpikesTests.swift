@@ -71,4 +71,19 @@ struct DepthSpikesTests {
         #expect(Self.remove(&depths, &weights) == 0)
         #expect(weights[spike] == 1)
     }
+
+    /// In an image too narrow for four judged pixels a row, nothing is judged: the border
+    /// columns are never compared with the row before.
+    @Test func narrowImagesAreLeftAlone() {
+        let width = 7, height = 7
+        var depths = [Float](repeating: 1, count: width * height)
+        depths[3 * width + 1] += 0.02   // in a border column, which is never judged
+        var weights = [Float](repeating: 1, count: depths.count)
+        depths.withUnsafeMutableBufferPointer { d in
+            weights.withUnsafeMutableBufferPointer { w in
+                DepthSpikes.remove(depths: d, weights: w, width: width, height: height, limit: 0.005)
+            }
+        }
+        #expect(weights.allSatisfy { $0 == 1 })
+    }
 }
