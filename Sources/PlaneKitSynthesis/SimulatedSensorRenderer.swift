@@ -74,14 +74,11 @@ public struct SimulatedSensorRenderer: Sendable, Hashable {
                 }
                 if let holes, holes.field.value(u: u, v: v) < holes.threshold(cosIncidence: cosIncidence, depth: z) { continue }
                 var noiseFactor: Float = 1
-                var grazed: Float = 0
-                if let grazing {
-                    let r = grazing.ramp(cosIncidence: cosIncidence)
-                    grazed = r
-                    if r > 0 {
-                        if surfaceRandom.nextUnit() < grazing.loss * Double(r) { continue }
-                        noiseFactor += grazing.growth * r
-                    }
+                // How far along the grazing ramp (0 without one): losses, noise and spikes grow with it.
+                let grazed = grazing?.ramp(cosIncidence: cosIncidence) ?? 0
+                if let grazing, grazed > 0 {
+                    if surfaceRandom.nextUnit() < grazing.loss * Double(grazed) { continue }
+                    noiseFactor += grazing.growth * grazed
                 }
                 if let dark, s < dark.losses.count {
                     let loss = dark.losses[s]

@@ -34,6 +34,13 @@ extension SimulatedScannerTests {
         return (scene, pose, c)
     }
 
+    /// The scanner's grazing ramp (``GrazingFalloff``) at an incidence of cosine `c`: 0 up to 70°,
+    /// rising linearly in the cosine to 1 at 85°.
+    static func grazingRamp(cosine c: Float) -> Float {
+        let cos70 = Float(cos(70 * Double.pi / 180)), cos85 = Float(cos(85 * Double.pi / 180))
+        return min(max((cos70 - c) / (cos70 - cos85), 0), 1)
+    }
+
     /// Every depth of a scan is a multiple of the 1.3 mm step, and along the rows of a flat face
     /// seen at 25° (true depths 0.29 step apart) neighbours mostly differ by 0 or ±1 step: a
     /// staircase, not a continuum. (ABW's faces within 30° of facing the scanner: 73% equal, 25%
@@ -153,8 +160,7 @@ extension SimulatedScannerTests {
         let frame = SimulatedSensorRenderer(sensor: sensor).render(scene, pose: pose, noiseSeed: 3)
         let seen = SimulatedSensorRenderer(sensor: reference).render(scene, pose: pose, noiseSeed: 3).planes[0].pixelCount
         let lost = 1 - Double(frame.planes[0].pixelCount) / Double(seen)
-        let cos70 = Float(cos(70 * Double.pi / 180)), cos85 = Float(cos(85 * Double.pi / 180))
-        let ramp = min(max((cos70 - c) / (cos70 - cos85), 0), 1)
+        let ramp = Self.grazingRamp(cosine: c)
         let errors = ProfileChecks.depthErrors(frame, grid: sensor.grid).map { Double($0.error) }
         let rms = (errors.reduce(0) { $0 + $1 * $1 } / Double(max(errors.count, 1))).squareRoot()
         let expected = ProfileChecks.quantisedSigma(sensor.depthSigma(atDepth: 1, independentFactor: 1 + 9 * ramp), step: sensor.depthStep)
@@ -179,21 +185,10 @@ extension SimulatedScannerTests {
         sensor.dropoutRate = 0
         let model = try #require(sensor.spikes)
         let frame = SimulatedSensorRenderer(sensor: sensor).render(scene, pose: pose, noiseSeed: 5)
-        let plane = try #require(frame.plane(id: 1)?.cameraPlane)
-        var readings = 0
-        var spiked = Set<Int>()
-        for v in 0..<frame.height {
-            for u in 0..<frame.width where frame.labels[v * frame.width + u] == 1 {
-                let p = frame.cloud.points[v * frame.width + u]
-                guard p.isFinite else { continue }
-                readings += 1
-                let ray = sensor.grid.ray(u: u, v: v)
-                let trueDepth = -(plane.offset + dot(plane.normal, ray.origin)) / dot(plane.normal, ray.direction)
-                if abs(p.z - trueDepth) > 0.0055 { spiked.insert(v * frame.width + u) }
-            }
-        }
-        let cos70 = Float(cos(70 * Double.pi / 180)), cos85 = Float(cos(85 * Double.pi / 180))
-        let ramp = min(max((cos70 - c) / (cos70 - cos85), 0), 1)
+        let errors = ProfileChecks.depthErrors(frame, grid: sensor.grid, only: 1)
+        let readings = errors.count
+        let spiked = Set(errors.filter { abs($0.error) > 0.0055 }.map(\.pixel))
+        let ramp = Self.grazingRamp(cosine: c)
         // A pixel a spike takes along draws nothing, so each spiking draw makes 1 + pairChance.
         let draws = Double(readings) * Double(model.rate + model.grazingRate * ramp)
         let expected = draws * (1 + Double(model.pairChance))

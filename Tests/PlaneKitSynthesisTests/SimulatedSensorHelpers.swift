@@ -5,9 +5,10 @@ import PlaneKitSynthesis
 enum ProfileChecks {
     /// For every pixel with a reading and a plane label (`only` that label, when given): the
     /// depth error of the reading against the depth where the pixel's ray meets its labelled true
-    /// plane (m), and that true depth.
-    static func depthErrors(_ frame: SyntheticFrame, grid: SensorGrid, only: UInt16? = nil) -> [(error: Float, depth: Float)] {
-        var errors: [(error: Float, depth: Float)] = []
+    /// plane (m), that true depth, and the pixel's index.
+    static func depthErrors(_ frame: SyntheticFrame, grid: SensorGrid, only: UInt16? = nil)
+        -> [(error: Float, depth: Float, pixel: Int)] {
+        var errors: [(error: Float, depth: Float, pixel: Int)] = []
         for v in 0..<frame.height {
             for u in 0..<frame.width {
                 let i = v * frame.width + u, label = frame.labels[i]
@@ -16,7 +17,7 @@ enum ProfileChecks {
                       let plane = frame.plane(id: label)?.cameraPlane else { continue }
                 let ray = grid.ray(u: u, v: v)
                 let trueDepth = -(plane.offset + dot(plane.normal, ray.origin)) / dot(plane.normal, ray.direction)
-                errors.append((p.z - trueDepth, trueDepth))
+                errors.append((p.z - trueDepth, trueDepth, i))
             }
         }
         return errors
@@ -32,9 +33,9 @@ enum ProfileChecks {
     /// depth with its quantisation (``quantisedSigma(_:step:)``), or undivided when the profile
     /// has neither.
     static func normalisedResiduals(_ frame: SyntheticFrame, profile: SimulatedSensor) -> [Double] {
-        depthErrors(frame, grid: profile.grid).map { error, depth in
-            let sigma = quantisedSigma(profile.depthSigma(atDepth: depth), step: profile.depthStep)
-            return Double(error) / Double(sigma > 0 ? sigma : 1)
+        depthErrors(frame, grid: profile.grid).map { e in
+            let sigma = quantisedSigma(profile.depthSigma(atDepth: e.depth), step: profile.depthStep)
+            return Double(e.error) / Double(sigma > 0 ? sigma : 1)
         }
     }
 
