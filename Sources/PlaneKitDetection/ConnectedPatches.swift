@@ -208,8 +208,9 @@ extension ConnectedPatches {
                 // Inside a patch (its right and lower neighbours the same): a pair within reach of
                 // this pixel is also within reach of a boundary pixel nearer to it, which finds it.
                 if u + 1 < width, v + 1 < height, labels[row + u + 1] == a, labels[row + width + u] == a { continue }
-                // Right, down and both diagonals down, up to `reach` pixels away. Along a boundary
-                // the same pair comes up pixel after pixel: only a new one is hashed.
+                // Every pixel up to `reach` away to the right on this row and on the rows below
+                // (the whole window, so that a patch a knight's move off is found too). Along a
+                // boundary the same pair comes up pixel after pixel: only a new one is hashed.
                 @inline(__always) func note(_ b: UInt16) {
                     guard b != 0 && b != a else { return }
                     let key = UInt32(min(a, b)) << 16 | UInt32(max(a, b))
@@ -218,16 +219,10 @@ extension ConnectedPatches {
                         lastKey = key
                     }
                 }
-                for d in 1...reach {
-                    let down = v + d < height
-                    if u + d < width {
-                        note(labels[row + u + d])
-                        if down { note(labels[row + d * width + u + d]) }
-                    }
-                    if down {
-                        note(labels[row + d * width + u])
-                        if u >= d { note(labels[row + d * width + u - d]) }
-                    }
+                for d in 1...reach where u + d < width { note(labels[row + u + d]) }
+                for d in 1...reach where v + d < height {
+                    let below = row + d * width
+                    for e in max(-reach, -u)...min(reach, width - 1 - u) { note(labels[below + u + e]) }
                 }
             }
         }

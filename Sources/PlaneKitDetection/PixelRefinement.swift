@@ -3,8 +3,8 @@ import PlaneKitGeometry
 /// Per-pixel labelling after region growing. Cells inside a region (all four neighbours in the
 /// same region, or no other region among the eight neighbours) go to it whole. Every valid pixel
 /// of a region's cells that border another region, and of the cells around a region, goes to the
-/// plane it lies within a depth-dependent distance of (the nearest if several), so labels follow
-/// the true boundary rather than the cell grid. The regions'
+/// plane it lies within a depth-dependent distance of (the nearest along its ray if several), so
+/// labels follow the true boundary rather than the cell grid. The regions'
 /// moments are rebuilt from exactly the labelled pixels for the final fit.
 struct PixelRefinement {
     /// The moments of each region's labelled pixels.
@@ -167,17 +167,29 @@ struct PixelRefinement {
         }
     }
 
-    /// One quad of a row in ``assign``: its points in lanes and, per lane, the nearest
-    /// candidate's label so far and its squared distance.
+    /// One quad of a row in ``assign``: its points in lanes and, per lane, the squared distance
+    /// from a plane it may lie within, the nearest candidate's label so far and how near it is
+    /// (see ``assign``), and the point's squared range times ``steepestCosine``².
     struct RowQuad {
         var quad: PointQuad
-        var distance: SIMD4<Float>
+        var reach: SIMD4<Float>
+        var nearness: SIMD4<Float>
         var best: SIMD4<Int32>
+        var grazingFloor: SIMD4<Float>
     }
+
+    /// A pixel between two planes goes to the one nearer along its ray, as depth noise lies along
+    /// the ray: a face seen steeply has a small distance from a neighbouring pixel's point even
+    /// when the depth is far off. Planes are taken as no steeper than this cosine (78°) from the
+    /// ray, so that a grazing face does not lose every contested pixel to the noise of its
+    /// nearly parallel rays.
+    static let steepestCosine: Float = 0.2
 
     /// Labels the pixels of one boundary cell (`x0..<x1` × `y0..<y1`): each pixel with a valid
     /// depth goes to the nearest of the `count` candidates it lies within a + b·(z − z0)² of, or
-    /// to none. Pixels that go to candidate k ≠ `own` are added to its sums; with an own
+    /// to none. Nearest is along the pixel's ray: the distance d from plane n·p + w = 0, divided
+    /// by the cosine n·p / |p| (floored at ``steepestCosine``); d² / ((n·p)² + floor²·|p|²)
+    /// orders the candidates the same way without a square root. Pixels that go to candidate k ≠ `own` are added to its sums; with an own
     /// candidate (`own` ≥ 0), every valid pixel that does not go to it is added to the own
     /// candidate's sums, so that its pixels are the cell's sums minus those.
     ///
@@ -194,14 +206,18 @@ struct PixelRefinement {
         let stride = MemoryLayout<SIMD3<Float>>.stride
         let ownLabel = own >= 0 ? candidates[own].label : SIMD4(repeating: -1)
         let columns = x1 &- x0
+        let floorSquared = SIMD4(repeating: steepestCosine * steepestCosine)
         for v in y0..<y1 {
             let first = v &* width &+ x0
             let quads = PixelRefinement.copyLanes(of: base + first &* stride, count: columns, to: row)
             for j in 0..<quads {
-                let dz = row[j].quad.z - z0
+                let quad = row[j].quad
+                let dz = quad.z - z0
                 let limit = a + b * dz * dz
-                row[j].distance = limit * limit
+                row[j].reach = limit * limit
+                row[j].nearness = SIMD4(repeating: .greatestFiniteMagnitude)
                 row[j].best = .zero
+                row[j].grazingFloor = floorSquared * (quad.x * quad.x + quad.y * quad.y + quad.z * quad.z)
             }
             for k in 0..<count {
                 let plane = candidates[k].plane, label = candidates[k].label
@@ -209,13 +225,16 @@ struct PixelRefinement {
                 let nz = SIMD4(repeating: plane.z), offset = SIMD4(repeating: plane.w)
                 for j in 0..<quads {
                     let quad = row[j].quad
-                    let d = nx * quad.x + ny * quad.y + nz * quad.z + offset
+                    let along = nx * quad.x + ny * quad.y + nz * quad.z
+                    let d = along + offset
                     let squared = d * d
+                    let nearness = squared / (along * along + row[j].grazingFloor)
                     // Ties go to the later candidate; a NaN distance never wins. (Bitwise blends:
                     // `replace(with:where:)` and `pointwiseMin` compile to a branch per lane.)
-                    let closer = unsafeBitCast(squared .<= row[j].distance, to: SIMD4<Int32>.self)
+                    let closer = unsafeBitCast((squared .<= row[j].reach) .& (nearness .<= row[j].nearness),
+                                               to: SIMD4<Int32>.self)
                     row[j].best = (row[j].best & ~closer) | (label & closer)
-                    row[j].distance = PointQuad.masked(row[j].distance, ~closer) + PointQuad.masked(squared, closer)
+                    row[j].nearness = PointQuad.masked(row[j].nearness, ~closer) + PointQuad.masked(nearness, closer)
                 }
             }
             var out = labels + first

@@ -11,16 +11,16 @@ import Testing
     static let noise = DepthNoiseModel(constant: (0.00036 * 0.00036 + step * step / 12).squareRoot(), quadratic: 0,
                                        referenceDepth: 1)
 
-    /// A grid `columns` wide whose column `u` has depth `depth(x)` rounded to the step and label
-    /// `label(u)`; the patches after merging, and the labels.
-    static func merged(columns: Int, depth: (Float) -> Float, label: (Int) -> UInt16) -> (patches: Int, labels: [UInt16]) {
+    /// A grid `columns` wide whose column `u` has depth `depth(x)` rounded to the step, and whose
+    /// pixel (u, v) has label `label(u, v)`; the patches after merging, and the labels.
+    static func merged(columns: Int, depth: (Float) -> Float, label: (Int, Int) -> UInt16) -> (patches: Int, labels: [UInt16]) {
         var points: [SIMD3<Float>] = []
         var labels: [UInt16] = []
         for v in 0..<rows {
             for u in 0..<columns {
                 let x = Float(u) * spacing
                 points.append(SIMD3(x, Float(v) * spacing, (depth(x) / step).rounded() * step))
-                labels.append(label(u))
+                labels.append(label(u, v))
             }
         }
         var count = 0
@@ -40,7 +40,7 @@ import Testing
         // A face at 45° to the view: depth rises 0.5 mm a column, a step every 2.6 columns. The
         // first 60 columns are one patch; then strips 2 or 3 columns wide, each its own label.
         let columns = 100
-        let result = Self.merged(columns: columns, depth: { 1 + $0 }) { u in
+        let result = Self.merged(columns: columns, depth: { 1 + $0 }) { u, _ in
             u < 60 ? 1 : UInt16(2 + (u - 60) / 3)
         }
         #expect(result.patches == 1, "\(result.patches) patches")
@@ -52,10 +52,29 @@ import Testing
     /// outweighs it), but lies millimetres off the union's plane: it stays apart.
     @Test func aThinPatchBesideALargeFaceOfAnotherPlaneStaysApart() {
         let width = 12, fold = Float(width) * Self.spacing
-        let result = Self.merged(columns: width + 300, depth: { x in x < fold ? 1 + (fold - x) : 1 + 0.2 * (x - fold) }) { u in
+        let result = Self.merged(columns: width + 300, depth: { x in x < fold ? 1 + (fold - x) : 1 + 0.2 * (x - fold) }) { u, _ in
             u < width ? 1 : 2
         }
         #expect(result.patches == 2, "\(result.patches) patches")
         #expect(result.labels[0] != result.labels[width + 5])
+    }
+
+    /// Two patches of one face whose nearest pixels are a knight's move apart (two rows down, one
+    /// column across: a strip pinched to nothing where a neighbouring face took its last pixels)
+    /// are within the two-pixel reach and join.
+    @Test func patchesAKnightsMoveApartJoin() {
+        // Patch 1: rows 0–18 from column 10 on, and pixel (10, 19). Patch 2: pixel (9, 21) and rows
+        // 22 on up to column 9. Row 20 is empty; no two pixels are nearer than (±1, 2).
+        let result = Self.merged(columns: 40, depth: { 1 + $0 }) { u, v in
+            switch v {
+            case ..<19: u >= 10 ? 1 : 0
+            case 19: u == 10 ? 1 : 0
+            case 21: u == 9 ? 2 : 0
+            case 22...: u <= 9 ? 2 : 0
+            default: 0
+            }
+        }
+        #expect(result.patches == 1, "\(result.patches) patches")
+        #expect(Set(result.labels) == [0, 1])
     }
 }
