@@ -169,7 +169,7 @@ struct PixelRefinement {
 
     /// One quad of a row in ``assign``: its points in lanes and, per lane, the squared distance
     /// from a plane it may lie within, the nearest candidate's label so far and how near it is
-    /// (see ``assign``), and the point's squared range times ``steepestCosine``².
+    /// (see ``assign``), and the point's squared range times ``RayDistance/steepestCosine``².
     struct RowQuad {
         var quad: PointQuad
         var reach: SIMD4<Float>
@@ -178,20 +178,14 @@ struct PixelRefinement {
         var grazingFloor: SIMD4<Float>
     }
 
-    /// A pixel between two planes goes to the one nearer along its ray, as depth noise lies along
-    /// the ray: a face seen steeply has a small distance from a neighbouring pixel's point even
-    /// when the depth is far off. Planes are taken as no steeper than this cosine (78°) from the
-    /// ray, so that a grazing face does not lose every contested pixel to the noise of its
-    /// nearly parallel rays.
-    static let steepestCosine: Float = 0.2
-
     /// Labels the pixels of one boundary cell (`x0..<x1` × `y0..<y1`): each pixel with a valid
     /// depth goes to the nearest of the `count` candidates it lies within a + b·(z − z0)² of, or
-    /// to none. Nearest is along the pixel's ray: the distance d from plane n·p + w = 0, divided
-    /// by the cosine n·p / |p| (floored at ``steepestCosine``); d² / ((n·p)² + floor²·|p|²)
-    /// orders the candidates the same way without a square root. Pixels that go to candidate k ≠ `own` are added to its sums; with an own
-    /// candidate (`own` ≥ 0), every valid pixel that does not go to it is added to the own
-    /// candidate's sums, so that its pixels are the cell's sums minus those.
+    /// to none. Nearest is along the pixel's ray (``RayDistance``): the distance d from plane
+    /// n·p + w = 0 divided by the cosine n·p / |p|, floored at ``RayDistance/steepestCosine``;
+    /// d² / ((n·p)² + floor²·|p|²) orders the candidates the same way without a square root.
+    /// Pixels that go to candidate k ≠ `own` are added to its sums; with an own candidate
+    /// (`own` ≥ 0), every valid pixel that does not go to it is added to the own candidate's sums,
+    /// so that its pixels are the cell's sums minus those.
     ///
     /// A row at a time, in three passes over its quads (four pixels in vector lanes): the points
     /// into lanes, then each candidate against every quad (its coefficients stay in registers),
@@ -206,7 +200,7 @@ struct PixelRefinement {
         let stride = MemoryLayout<SIMD3<Float>>.stride
         let ownLabel = own >= 0 ? candidates[own].label : SIMD4(repeating: -1)
         let columns = x1 &- x0
-        let floorSquared = SIMD4(repeating: steepestCosine * steepestCosine)
+        let floorSquared = SIMD4(repeating: RayDistance.steepestCosine * RayDistance.steepestCosine)
         for v in y0..<y1 {
             let first = v &* width &+ x0
             let quads = PixelRefinement.copyLanes(of: base + first &* stride, count: columns, to: row)

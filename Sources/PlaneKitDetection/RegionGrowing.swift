@@ -157,7 +157,14 @@ struct RegionGrowing {
                     let angle = min(c.maximumGrowAngle, max(c.growAngle, 4 * cell.normalSigma))
                     let cosine = dot(cell.normal, region.plane.normal)
                     guard cosine >= cosMaximum, cosine >= cos(angle) else { continue }
-                    guard abs(region.plane.signedDistance(to: cell.centroid)) <= c.growDistanceFactor * cell.sigma else { continue }
+                    // Faces of objects (``OrganizedPlaneDetector/Configuration/splitsDisconnected``)
+                    // meet at folds, where the plane of a face seen steeply passes close to the
+                    // cells of the face beside it: there the distance is taken along the ray
+                    // (``RayDistance``). A room's floor, seen at a grazing angle far off, is grown
+                    // by plain distance, so that it stays one plane.
+                    let rayCosine = c.splitsDisconnected ? RayDistance.cosine(normal: region.plane.normal, point: cell.centroid) : 1
+                    guard abs(region.plane.signedDistance(to: cell.centroid)) <= c.growDistanceFactor * cell.sigma * rayCosine
+                    else { continue }
                     stamp[j] = attempt
                     queue.append(j)
                     region.moments.merge(cell.moments)

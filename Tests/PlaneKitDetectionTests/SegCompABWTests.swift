@@ -81,7 +81,7 @@ struct SegCompABWTests {
     }
 
     /// The figures the README gives for the development images. Thresholds sit a little below
-    /// what the detector reaches (recall 0.85, precision 0.93, 1.2° in release builds) so that a
+    /// what the detector reaches (recall 0.875, precision 0.966, 1.2° in release builds) so that a
     /// regression fails without noise tripping them.
     @Test func mostFacesAreFoundWithAccurateNormals() throws {
         var faces = 0, correct = 0, segments = 0
@@ -99,8 +99,8 @@ struct SegCompABWTests {
         let meanError = errors.reduce(0, +) / Float(max(errors.count, 1))
         print("ABW development images: \(correct) of \(faces) faces correct (\(recall)), precision \(precision), "
               + "mean orientation error \(meanError)° over \(errors.count) correct faces")
-        #expect(recall >= 0.83, "recall \(recall)")
-        #expect(precision >= 0.90, "precision \(precision)")
+        #expect(recall >= 0.86, "recall \(recall)")
+        #expect(precision >= 0.94, "precision \(precision)")
         #expect(meanError <= 1.5, "mean orientation error \(meanError)°")
     }
 
