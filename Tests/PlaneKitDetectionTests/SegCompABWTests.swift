@@ -80,9 +80,10 @@ struct SegCompABWTests {
         }
     }
 
-    /// The figures the README gives for the development images. Thresholds sit a little below
-    /// what the detector reaches (recall 0.875, precision 0.966, 1.2° in release builds) so that a
-    /// regression fails without noise tripping them.
+    /// The figures the README gives for the development images. Thresholds sit just below what
+    /// the detector reaches (recall 0.875, precision 0.966, 1.2° in release builds): the scans
+    /// and the detector are deterministic, and losing one face, or measuring distances across
+    /// the viewing ray instead of along it, fails.
     @Test func mostFacesAreFoundWithAccurateNormals() throws {
         var faces = 0, correct = 0, segments = 0
         var errors: [Float] = []
@@ -99,8 +100,8 @@ struct SegCompABWTests {
         let meanError = errors.reduce(0, +) / Float(max(errors.count, 1))
         print("ABW development images: \(correct) of \(faces) faces correct (\(recall)), precision \(precision), "
               + "mean orientation error \(meanError)° over \(errors.count) correct faces")
-        #expect(recall >= 0.86, "recall \(recall)")
-        #expect(precision >= 0.94, "precision \(precision)")
+        #expect(recall >= 0.87, "recall \(recall)")
+        #expect(precision >= 0.96, "precision \(precision)")
         #expect(meanError <= 1.5, "mean orientation error \(meanError)°")
     }
 
