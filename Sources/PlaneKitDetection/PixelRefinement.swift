@@ -167,14 +167,16 @@ struct PixelRefinement {
         }
     }
 
-    /// One quad of a row in ``assign``: its points in lanes and, per lane, the squared distance
-    /// from a plane it may lie within, the nearest candidate's label so far and how near it is
-    /// (see ``assign``), and the point's squared range times ``RayDistance/steepestCosine``².
+    /// One quad of a row in ``assign``: its points in lanes and, per lane, what ``assign`` needs.
     struct RowQuad {
         var quad: PointQuad
+        /// The largest squared distance from a plane at which the pixel may join it.
         var reach: SIMD4<Float>
+        /// How near the nearest candidate so far is along the ray (see ``assign``).
         var nearness: SIMD4<Float>
+        /// The nearest candidate's label so far (0: none).
         var best: SIMD4<Int32>
+        /// The point's squared range times ``RayDistance/steepestCosine``².
         var grazingFloor: SIMD4<Float>
     }
 
