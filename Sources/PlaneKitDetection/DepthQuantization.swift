@@ -127,8 +127,7 @@ public enum DepthQuantization {
                                 let target = out.baseAddress! + row
                                 for u in 0..<width {
                                     let p = points[row + u]
-                                    // A spike (``DepthSpikes``) becomes a hole.
-                                    var smoothed = weights[row + u] > 0 || !CellGrid.isValid(p) ? p : SIMD3(repeating: .nan)
+                                    var smoothed = p
                                     if weights[row + u] > 0 {
                                         var windowZ: Float = 0, windowW: Float = 0
                                         for k in -r...r {
@@ -137,6 +136,8 @@ public enum DepthQuantization {
                                         }
                                         let mean = reference + windowZ / windowW
                                         if abs(mean - p.z) <= limit { smoothed = p * (mean / p.z) }
+                                    } else if CellGrid.isValid(p) {
+                                        smoothed = SIMD3(repeating: .nan)   // a spike (``DepthSpikes``) becomes a hole
                                     }
                                     (target + u).initialize(to: smoothed)
                                 }
