@@ -280,24 +280,49 @@ struct RegionGrowing {
             merged = false
             let roots = regions.indices.filter { find($0) == $0 }
             guard roots.count > 1 else { return }
-            // Each root's cells, for the nearest-pair search.
-            var cellsOf = [Int: [Int]]()
-            for i in cellRegion.indices where cellRegion[i] >= 0 { cellsOf[find(Int(cellRegion[i])), default: []].append(i) }
+            // Each root's edge cells (a 4-neighbour in another region, a hole or off the grid)
+            // as grid coordinates, in cell order: root r's are cells[first[r] ..< first[r + 1]].
+            // The nearest pair of two regions' cells is a pair of edge cells: from any other
+            // cell, the neighbour towards the other region is nearer.
+            var rootOf = [Int32](repeating: -1, count: cellRegion.count)
+            for i in cellRegion.indices where cellRegion[i] >= 0 { rootOf[i] = Int32(find(Int(cellRegion[i]))) }
+            var isEdge = [Bool](repeating: false, count: cellRegion.count)
+            var first = [Int](repeating: 0, count: regions.count + 1)
+            for cy in 0..<grid.rows {
+                for cx in 0..<grid.columns {
+                    let i = grid.index(cx, cy), r = rootOf[i]
+                    guard r >= 0 else { continue }
+                    guard cx == 0 || cy == 0 || cx + 1 == grid.columns || cy + 1 == grid.rows
+                        || rootOf[i - 1] != r || rootOf[i + 1] != r
+                        || rootOf[i - grid.columns] != r || rootOf[i + grid.columns] != r else { continue }
+                    isEdge[i] = true
+                    first[Int(r) + 1] += 1
+                }
+            }
+            for r in 0..<regions.count { first[r + 1] += first[r] }
+            var cells = [SIMD2<Int32>](repeating: .zero, count: first[regions.count])
+            var next = first
+            for i in cellRegion.indices where isEdge[i] {
+                let r = Int(rootOf[i])
+                cells[next[r]] = SIMD2(Int32(i % grid.columns), Int32(i / grid.columns))
+                next[r] += 1
+            }
             outer: for (ia, a) in roots.enumerated() {
                 for b in roots[(ia + 1)...] where find(a) == a && find(b) == b {
-                    guard RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c),
-                          RegionGrowing.areCoplanar(regions[b], regions[a], configuration: c),
-                          let cellsA = cellsOf[a], let cellsB = cellsOf[b] else { continue }
-                    // The nearest pair of cells (by grid distance).
-                    var best = (0, 0, Int.max)
-                    for i in cellsA {
-                        for j in cellsB {
-                            let dx = i % grid.columns - j % grid.columns, dy = i / grid.columns - j / grid.columns
-                            let d = dx * dx + dy * dy
-                            if d < best.2 { best = (i, j, d) }
+                    guard first[a] < first[a + 1], first[b] < first[b + 1],
+                          RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c),
+                          RegionGrowing.areCoplanar(regions[b], regions[a], configuration: c) else { continue }
+                    // The nearest pair of cells (by grid distance; the first such pair in cell order).
+                    var best = (SIMD2<Int32>.zero, SIMD2<Int32>.zero, Int32.max)
+                    for p in cells[first[a]..<first[a + 1]] {
+                        for q in cells[first[b]..<first[b + 1]] {
+                            let delta = p &- q
+                            let d = delta.x &* delta.x &+ delta.y &* delta.y
+                            if d < best.2 { best = (p, q, d) }
                         }
                     }
-                    guard isOccludedGap(from: best.0, to: best.1, plane: regions[a].plane, regionA: a, regionB: b,
+                    guard isOccludedGap(from: grid.index(Int(best.0.x), Int(best.0.y)), to: grid.index(Int(best.1.x), Int(best.1.y)),
+                                        plane: regions[a].plane, regionA: a, regionB: b,
                                         grid: grid, configuration: c, find: find) else { continue }
                     regions[a].absorb(regions[b])
                     _ = regions[a].refit()
@@ -349,19 +374,25 @@ struct RegionGrowing {
             merged = false
             // Adjacent pairs of current regions, most parallel first.
             var pairs = Set<SIMD2<Int32>>()
+            let diagonal = c.splitsDisconnected
             for cy in 0..<grid.rows {
                 for cx in 0..<grid.columns {
                     let i = grid.index(cx, cy)
-                    guard cellRegion[i] >= 0 else { continue }
-                    let a = Int32(find(Int(cellRegion[i])))
-                    let diagonal = c.splitsDisconnected
-                    for j in [cx + 1 < grid.columns ? i + 1 : -1, cy + 1 < grid.rows ? i + grid.columns : -1,
-                              diagonal && cx + 1 < grid.columns && cy + 1 < grid.rows ? i + grid.columns + 1 : -1,
-                              diagonal && cx > 0 && cy + 1 < grid.rows ? i + grid.columns - 1 : -1]
-                    where j >= 0 && cellRegion[j] >= 0 {
-                        let b = Int32(find(Int(cellRegion[j])))
+                    let own = cellRegion[i]
+                    guard own >= 0 else { continue }
+                    // The right, lower and (at object scale) both lower diagonal neighbours. Most
+                    // are in the same region, whose root need not be looked up.
+                    @inline(__always) func note(_ j: Int) {
+                        let other = cellRegion[j]
+                        guard other >= 0, other != own else { return }
+                        let a = Int32(find(Int(own))), b = Int32(find(Int(other)))
                         if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
                     }
+                    let right = cx + 1 < grid.columns, below = cy + 1 < grid.rows
+                    if right { note(i + 1) }
+                    if below { note(i + grid.columns) }
+                    if diagonal && right && below { note(i + grid.columns + 1) }
+                    if diagonal && cx > 0 && below { note(i + grid.columns - 1) }
                 }
             }
             let sorted = pairs.sorted {
@@ -377,7 +408,6 @@ struct RegionGrowing {
                 merged = true
             }
         }
-        // Faces split into connected patches later gain nothing from a merge across a gap.
         mergeAcrossOcclusions(grid: grid, configuration: c, parent: &parent)
         // Renumber densely.
         var newIndex = [Int32](repeating: -1, count: regions.count)
