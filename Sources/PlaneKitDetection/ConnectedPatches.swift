@@ -200,9 +200,24 @@ extension ConnectedPatches {
         var pairs = Set<UInt32>()
         var lastKey: UInt32 = 0
         let reach = Self.neighbourReach
+        let base = UnsafeRawPointer(labels.baseAddress!)
         for v in 0..<height {
             let row = v * width
-            for u in 0..<width {
+            var u = -1
+            while true {
+                u += 1
+                guard u < width else { break }
+                // Four pixels at once (as one 64-bit word), skipped when all are holes or all
+                // inside their patches (most of a frame).
+                if u + 4 < width, v + 1 < height {
+                    let here = base.loadUnaligned(fromByteOffset: 2 &* (row &+ u), as: UInt64.self)
+                    let right = base.loadUnaligned(fromByteOffset: 2 &* (row &+ u &+ 1), as: UInt64.self)
+                    let below = base.loadUnaligned(fromByteOffset: 2 &* (row &+ width &+ u), as: UInt64.self)
+                    if here == 0 || (here ^ right) | (here ^ below) == 0 {
+                        u += 3
+                        continue
+                    }
+                }
                 let a = labels[row + u]
                 guard a != 0 else { continue }
                 // Inside a patch (its right and lower neighbours the same): a pair within reach of

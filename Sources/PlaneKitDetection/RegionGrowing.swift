@@ -94,8 +94,16 @@ struct RegionGrowing {
         }
         guard !order.isEmpty else { return }
         // Best seeds first: the smallest residual relative to the noise expected at their depth.
-        let quality = grid.cells.map { $0.meanSquaredError / max($0.sigma * $0.sigma, 1e-12) }
-        order.sort { quality[$0] < quality[$1] }
+        // Sorted as plain integers: a planar cell's quality is finite and not negative, so its
+        // bits order as the values do (+ 0 turns a −0 into +0), and the cell index below them
+        // keeps equal qualities in cell order.
+        var keys = order.map { i -> UInt64 in
+            let cell = grid.cells[i]
+            let quality = cell.meanSquaredError / max(cell.sigma * cell.sigma, 1e-12) + 0
+            return UInt64(quality.bitPattern) << 32 | UInt64(i)
+        }
+        keys.sort()
+        order = keys.map { Int($0 & 0xFFFF_FFFF) }
 
         // A cell leaves the histogram when it is tried as a seed or joins a region.
         var inHistogram = [Bool](repeating: false, count: cellCount)
