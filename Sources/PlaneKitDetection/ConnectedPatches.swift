@@ -207,13 +207,12 @@ extension ConnectedPatches {
             while true {
                 u += 1
                 guard u < width else { break }
-                // Four pixels at once (as one 64-bit word), skipped when all are holes or all
-                // inside their patches (most of a frame).
+                // Four pixels at once (``LabelWords``), skipped when all are holes or all inside
+                // their patches (most of a frame).
                 if u + 4 < width, v + 1 < height {
-                    let here = base.loadUnaligned(fromByteOffset: 2 &* (row &+ u), as: UInt64.self)
-                    let right = base.loadUnaligned(fromByteOffset: 2 &* (row &+ u &+ 1), as: UInt64.self)
-                    let below = base.loadUnaligned(fromByteOffset: 2 &* (row &+ width &+ u), as: UInt64.self)
-                    if here == 0 || (here ^ right) | (here ^ below) == 0 {
+                    let here = LabelWords.load(base, at: row &+ u)
+                    if here == 0 || (here ^ LabelWords.load(base, at: row &+ u &+ 1))
+                        | (here ^ LabelWords.load(base, at: row &+ width &+ u)) == 0 {
                         u += 3
                         continue
                     }

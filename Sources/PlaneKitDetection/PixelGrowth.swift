@@ -20,9 +20,25 @@ enum PixelGrowth {
                      width: Int, height: Int, planes: [SIMD4<Float>], a: Float, b: Float, z0: Float) {
         var ring: [Int32] = []
         // The first ring: labelled pixels with an unlabelled 4-neighbour.
+        let base = UnsafeRawPointer(labels.baseAddress!)
         for v in 0..<height {
-            for u in 0..<width {
+            var u = -1
+            while true {
+                u += 1
+                guard u < width else { break }
                 let i = v * width + u
+                // Four pixels at once (``LabelWords``): passed over when none is labelled, or all
+                // are and so are their four neighbours.
+                if u >= 1, u + 4 < width, v >= 1, v + 1 < height {
+                    let here = LabelWords.load(base, at: i)
+                    if here == 0 || !(LabelWords.hasZeroLane(here) || LabelWords.hasZeroLane(LabelWords.load(base, at: i - 1))
+                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i + 1))
+                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i - width))
+                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i + width))) {
+                        u += 3
+                        continue
+                    }
+                }
                 guard labels[i] != 0 else { continue }
                 if (u > 0 && labels[i - 1] == 0) || (u + 1 < width && labels[i + 1] == 0)
                     || (v > 0 && labels[i - width] == 0) || (v + 1 < height && labels[i + width] == 0) {
