@@ -29,7 +29,8 @@ struct ConnectedPatches {
     /// runs, each run to the runs of the row above with its label that touch it, diagonals
     /// included (8-connectivity). A patch's root is its first run, so patches are numbered in the
     /// order their first pixels come in the image. Pass 2 writes the final labels run by run and
-    /// sums each patch's points in `Float` relative to its first point in the row, adding each
+    /// sums each patch's points in `Float` relative to its first point in the row (four at a time,
+    /// in ``LaneSums``), adding each
     /// row's sums to the patch's `Double` moments (a row of a patch is a few hundred points at
     /// most, so `Float` loses nothing that matters there).
     init(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int,
@@ -105,24 +106,38 @@ struct ConnectedPatches {
                         (labels.baseAddress! + first).update(repeating: 0, count: end - first)
                         continue
                     }
-                    if patches[k].row.count == 0 {
-                        patches[k].row.reference = points[first]
+                    if patches[k].row.quads == 0 {
+                        patches[k].rowReference = points[first]
                         touched[touchedCount] = k
                         touchedCount += 1
                         patches[k].lower = pointwiseMin(patches[k].lower, SIMD2(run.start, Int32(v)))
                         patches[k].upper.y = Int32(v)
                     }
                     (labels.baseAddress! + first).update(repeating: UInt16(k + 1), count: end - first)
-                    // Summed in a local, which stays in registers, then stored once.
+                    // Summed four points at a time in a local, which stays in registers, then
+                    // stored once.
+                    let reference = patches[k].rowReference
                     var sums = patches[k].row
-                    for i in first..<end { sums.add(points[i]) }
+                    var pointer = UnsafeRawPointer(points.baseAddress! + first)
+                    var i = first
+                    while i &+ 4 <= end {
+                        let quad = PointQuad(pointer)
+                        sums.add(quad, minus: reference, where: quad.validity)
+                        pointer += 4 &* MemoryLayout<SIMD3<Float>>.stride
+                        i &+= 4
+                    }
+                    while i < end {
+                        let quad = PointQuad(single: points[i])
+                        sums.add(quad, minus: reference, where: quad.validity)
+                        i &+= 1
+                    }
                     patches[k].row = sums
                     patches[k].upper.x = max(patches[k].upper.x, run.end - 1)
                 }
                 for t in 0..<touchedCount {
                     let k = touched[t]
-                    patches[k].total.merge(patches[k].row.moments)
-                    patches[k].row = ShiftedSums(reference: .zero)
+                    patches[k].total.merge(patches[k].row.shifted(reference: patches[k].rowReference).moments)
+                    patches[k].row = LaneSums()
                 }
             }
         }
@@ -148,8 +163,9 @@ struct ConnectedPatches {
 
     /// One kept patch while pass 2 sums it.
     private struct Accumulator {
-        /// The current row's points, relative to the first of them.
-        var row = ShiftedSums(reference: .zero)
+        /// The current row's points, relative to the first of them (`rowReference`), in lanes.
+        var row = LaneSums()
+        var rowReference = SIMD3<Float>.zero
         /// The rows done so far.
         var total = PointMoments()
         /// The pixel bounds so far.
