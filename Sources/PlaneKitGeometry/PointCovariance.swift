@@ -1,6 +1,6 @@
 /// The mean and covariance of a point set, from its ``PointMoments``.
 ///
-/// Both the general plane fit (``PointMoments/fit``) and the detector's closed-form fits start
+/// Both the general plane fit (``PointMoments/fit``) and the detector's direct fits start
 /// from these six entries; the functions are inlinable because the detector forms them for every
 /// grid cell and region it fits.
 public struct PointCovariance: Sendable {
