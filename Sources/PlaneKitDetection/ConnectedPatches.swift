@@ -163,8 +163,9 @@ struct ConnectedPatches {
 
     /// One kept patch while pass 2 sums it.
     private struct Accumulator {
-        /// The current row's points, relative to the first of them (`rowReference`), in lanes.
+        /// The current row's points, relative to `rowReference`, in lanes.
         var row = LaneSums()
+        /// The patch's first point in the current row.
         var rowReference = SIMD3<Float>.zero
         /// The rows done so far.
         var total = PointMoments()

@@ -85,25 +85,22 @@ struct RegionGrowing {
         cellRegion = ContiguousArray(repeating: -1, count: cellCount)
         regions = []
         var binCounts = [Int](repeating: 0, count: 2 * RegionGrowing.binsPerAxis * RegionGrowing.binsPerAxis)
-        var order: [Int] = []
-        for i in 0..<cellCount where grid.cells[i].isPlanar {
-            let bin = RegionGrowing.bin(of: grid.cells[i].normal)
-            grid.cells[i].bin = bin
-            binCounts[Int(bin)] += 1
-            order.append(i)
-        }
-        guard !order.isEmpty else { return }
         // Best seeds first: the smallest residual relative to the noise expected at their depth.
         // Sorted as plain integers: a planar cell's quality is finite and not negative, so its
         // bits order as the values do (+ 0 turns a −0 into +0), and the cell index below them
         // keeps equal qualities in cell order.
-        var keys = order.map { i -> UInt64 in
+        var keys: [UInt64] = []
+        for i in 0..<cellCount where grid.cells[i].isPlanar {
             let cell = grid.cells[i]
+            let bin = RegionGrowing.bin(of: cell.normal)
+            grid.cells[i].bin = bin
+            binCounts[Int(bin)] += 1
             let quality = cell.meanSquaredError / max(cell.sigma * cell.sigma, 1e-12) + 0
-            return UInt64(quality.bitPattern) << 32 | UInt64(i)
+            keys.append(UInt64(quality.bitPattern) << 32 | UInt64(i))
         }
+        guard !keys.isEmpty else { return }
         keys.sort()
-        order = keys.map { Int($0 & 0xFFFF_FFFF) }
+        let order = keys.map { Int($0 & 0xFFFF_FFFF) }
 
         // A cell leaves the histogram when it is tried as a seed or joins a region.
         var inHistogram = [Bool](repeating: false, count: cellCount)
