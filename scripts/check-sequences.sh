@@ -30,6 +30,17 @@ for layout in seven tum; do
     grep -q 'relocalized in query frame .*(within 3 cm / 1°)' "$OUT/$layout-relocalization.txt" \
         || fail "bench relocalization on the $layout layout: $(cat "$OUT/$layout-relocalization.txt")"
 done
+# --trajectory writes the estimated poses as a TUM trajectory: given back to the same walk as its
+# reference, the same tracking is off it by nothing.
+"$PLANEKIT" bench tracking --sequence "$OUT/tum" --intrinsics $K --depth-scale 0.001 --frames 90 --no-open3d \
+    --trajectory "$OUT/estimated.txt" > /dev/null
+[[ $(grep -c . "$OUT/estimated.txt") == 90 ]] || fail "--trajectory wrote $(grep -c . "$OUT/estimated.txt") poses for 90 frames"
+cp -r "$OUT/tum" "$OUT/tum-estimated"
+cp "$OUT/estimated.txt" "$OUT/tum-estimated/groundtruth.txt"
+"$PLANEKIT" bench tracking --sequence "$OUT/tum-estimated" --intrinsics $K --depth-scale 0.001 --frames 90 --no-open3d \
+    > "$OUT/tum-estimated.txt"
+[[ $(rmse tum-estimated "$OUT/tum-estimated.txt") == 0.00 ]] \
+    || fail "tracking against its own --trajectory file: $(cat "$OUT/tum-estimated.txt")"
 # A damaged depth image is one warning naming the frame, and the walk goes on without it.
 cp -r "$OUT/seven" "$OUT/damaged"
 head -c 100 "$OUT/seven/frame-000005.depth.png" > "$OUT/damaged/frame-000005.depth.png"

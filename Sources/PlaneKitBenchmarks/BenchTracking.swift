@@ -40,7 +40,8 @@ struct BenchTracking: ParsableCommand {
             --without-gravity tracks a walk with gravity a second time from \
             depth alone. --fused-surface registers each frame against the surface fused from \
             the frames tracked before it (2 cm surfels, rendered at the predicted pose) instead \
-            of the nearest keyframe.
+            of the nearest keyframe. --trajectory FILE writes the estimated poses in the TUM \
+            RGB-D trajectory format, which evo and TUM's evaluate_ate.py read.
 
             --check-reference judges the reference poses against the depth itself: for frame \
             pairs (i, i+--pair-gap) every --pair-gap frames, the median point-to-plane distance \
@@ -102,6 +103,9 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Also print every frame's position error (after the first-frame alignment) and tracking state.")
     var perFrame = false
 
+    @Option(help: ArgumentHelp("Write each walk's estimated poses to this file, in the TUM RGB-D trajectory format (a line per tracked frame: timestamp tx ty tz qx qy qz qw, world from camera); {walk} in the path is the walk's number, from 1.", valueName: "FILE"))
+    var trajectory: String?
+
     mutating func run() throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         guard pairGap > 0 else { throw ValidationError("--pair-gap must be positive") }
@@ -125,8 +129,12 @@ struct BenchTracking: ParsableCommand {
             }
         }
         var reports: [TrackingBenchReport] = []
-        for walk in walks {
+        for (number, walk) in walks.enumerated() {
             var (report, poses) = try BenchTracking.trackPlaneKit(walk, fusedSurface: fusedSurface, perFrame: perFrame && !json)
+            if let trajectory {
+                let path = trajectory.split(separator: "{walk}", omittingEmptySubsequences: false).joined(separator: String(number + 1))
+                try BenchTracking.tumTrajectory(poses, timestamps: walk.recordedTimes).write(toFile: path, atomically: true, encoding: .utf8)
+            }
             if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
             if checkReference { report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, gap: pairGap) }
             reports.append(report)
@@ -201,6 +209,18 @@ struct BenchTracking: ParsableCommand {
                                          maximumError: error?.maximum ?? .nan, rigidFitRMSE: error?.rigidFitRMSE ?? .nan,
                                          notNormal: limited, relocalizing: lost)
         return (report, poses)
+    }
+
+    /// `poses` (world from camera, `nil` for a frame not tracked) as a TUM RGB-D trajectory file:
+    /// one line per pose, `timestamp tx ty tz qx qy qz qw`.
+    static func tumTrajectory(_ poses: [Transform?], timestamps: [Double]) -> String {
+        var text = ""
+        for (pose, time) in zip(poses, timestamps) {
+            guard let pose else { continue }
+            let q = Quaternion(pose.rotation).normalized.vector, t = pose.translation
+            text += CFormat.string("%.6f %.6f %.6f %.6f %.7f %.7f %.7f %.7f\n", time, t.x, t.y, t.z, q.x, q.y, q.z, q.w)
+        }
+        return text
     }
 
     private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws {

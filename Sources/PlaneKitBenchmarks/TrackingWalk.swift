@@ -99,6 +99,14 @@ struct TrackingWalk {
         }
     }
 
+    /// The time of every frame on the walk's own clock (s): a recorded walk's as its files give it.
+    var recordedTimes: [Double] {
+        switch source {
+        case .synthetic(let sequence): (0..<count).map { sequence.timestamp(ofFrame: $0) }
+        case .recorded(let sequence): sequence.timestamps.prefix(count).map { $0 + sequence.startTime }
+        }
+    }
+
     /// The reference poses of every frame.
     func referencePoses() -> [Transform] {
         switch source {

@@ -38,6 +38,8 @@ package struct RecordedSequence {
     package let name: String
     /// Depth image paths, reference poses (world-from-camera) and timestamps (s from the first), frame by frame.
     package private(set) var paths: [String] = [], poses: [Transform] = [], timestamps: [Double] = []
+    /// The first frame's time on the recording's own clock (s): what `timestamps` count from.
+    package private(set) var startTime: Double = 0
     /// Intrinsics of every frame.
     package let intrinsics: PinholeIntrinsics
     /// Metres per depth unit.
@@ -92,8 +94,8 @@ package struct RecordedSequence {
             throw ValidationError("\(folder) is neither a TUM RGB-D folder (depth.txt, groundtruth.txt) nor a 7-Scenes sequence (frame-NNNNNN.depth.png with frame-NNNNNN.pose.txt)")
         }
         guard !paths.isEmpty else { throw ValidationError("\(folder): no depth frame has a reference pose") }
-        let start = timestamps[0]
-        timestamps = timestamps.map { $0 - start }
+        startTime = timestamps[0]
+        timestamps = timestamps.map { $0 - startTime }
     }
 
     /// How many frames there are.
