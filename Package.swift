@@ -212,7 +212,7 @@ let package = Package(
             ]),
 
         // MARK: Tests (Swift Testing). Real sensor data is read from ../shared/data.
-        .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
+        .target(name: "PlaneKitTestSupport", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitCloudIO", "CLinuxIO"], path: "Tests/PlaneKitTestSupport"),
         .testTarget(name: "PlaneKitGeometryTests", dependencies: ["PlaneKitGeometry"]),
         .testTarget(name: "PlaneKitInputTests", dependencies: ["PlaneKitInput", "PlaneKitCloudIO", "PlaneKitTestSupport"]),
         .testTarget(name: "PlaneKitEvaluationTests", dependencies: ["PlaneKitEvaluation", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),

@@ -26,9 +26,11 @@ for layout in seven tum; do
     # The issue's protocol: a map of the first 600 frames, the last 300 queried under an unknown
     # offset (here with a 30° tilt, as a world not levelled would have).
     "$PLANEKIT" bench relocalization --sequence "$OUT/$layout" --intrinsics $K "${scale[@]}" \
-        --tilt 30 --no-open3d > "$OUT/$layout-relocalization.txt"
+        --tilt 30 --unrelated 10 --no-open3d > "$OUT/$layout-relocalization.txt"
     grep -q 'relocalized in query frame .*(within 3 cm / 1°)' "$OUT/$layout-relocalization.txt" \
         || fail "bench relocalization on the $layout layout: $(cat "$OUT/$layout-relocalization.txt")"
+    grep -q 'generated rooms: false relocalizations 0 of 10 ' "$OUT/$layout-relocalization.txt" \
+        || fail "generated rooms relocalized into the $layout walk's map: $(cat "$OUT/$layout-relocalization.txt")"
 done
 # --trajectory writes the estimated poses as a TUM trajectory: given back to the same walk as its
 # reference, the same tracking is off it by nothing.

@@ -44,8 +44,10 @@ struct BenchRelocalization: ParsableCommand {
             default) with their poses moved by an unknown rigid offset (seeded: a turn about +Y, a \
             shift of up to 3 m, and --tilt) through a session that loaded the map. Reported: the \
             frame it relocalized in and the error at the camera against the offset (goal: \
-            ≤ 3 cm / 1°), the time of one attempt and, unless --no-open3d, Open3D's global \
-            registration of the same frame against the map.
+            ≤ 3 cm / 1°), how many of --unrelated generated walks (30 frames each, rooms 1000 \
+            on) relocalized into the recorded walk's map (goal: none), the time of one attempt \
+            and, unless --no-open3d, Open3D's global registration of the same frame against the \
+            map.
 
             Build in release mode first (scripts/bench-relocalization.sh does it all).
             """)
@@ -56,7 +58,7 @@ struct BenchRelocalization: ParsableCommand {
     @Option(name: .customLong("first-room"), help: "Seed of the first room mapped (rooms first-room…first-room+walks−1), to replay one room.")
     var firstRoom: UInt64 = 1
 
-    @Option(help: "Query walks in unrelated rooms.")
+    @Option(help: "Query walks in unrelated rooms (with --sequence: generated walks into the recorded walk's map).")
     var unrelated = 100
 
     @Option(name: .customLong("mapping-frames"), help: "Frames of each mapping walk (default 150; 600 with --sequence).")
@@ -265,6 +267,16 @@ struct BenchRelocalization: ParsableCommand {
             line += "not relocalized in \(queryCount) frames"
         }
         print(line)
+        // Rooms that are not in the map must never relocalize into it.
+        var falseCount = 0
+        for k in 0..<unrelated {
+            let walk = RevisitWalk(seed: 1000 + UInt64(k), mappingFrames: 150)
+            if try Self.query(walk, map: map, frames: 30, times: &times, log: log ? "generated room \(1000 + k)" : nil) != nil {
+                falseCount += 1
+                print("FALSE relocalization: generated room \(1000 + k)")
+            }
+        }
+        print("generated rooms: false relocalizations \(falseCount) of \(unrelated) walks of 30 frames into the map")
         times.sort()
         if !times.isEmpty {
             print(CFormat.string("PlaneKit: one attempt median %.2f ms, max %.2f ms over %d attempts", times[times.count / 2], times.last!, times.count))

@@ -148,12 +148,6 @@ extension Transform {
         let r = angle > 0 ? Quaternion(angle: angle, axis: rotation / angle).matrix : Matrix3.identity
         return Transform(rotation: r, translation: translation)
     }
-
-    /// The rotation re-orthonormalised (a product of many small steps drifts off SO(3) in
-    /// single precision).
-    var orthonormalized: Transform {
-        Transform(rotation: Quaternion(rotation).normalized.matrix, translation: translation)
-    }
 }
 
 extension SymmetricEigenDecomposition {

@@ -20,7 +20,8 @@ public struct RelocalizationAttempt: Sendable, Hashable {
         case nothingDistinct
         /// The frame saw through the map's surfaces, or too few map points agreed with it.
         case seeThrough
-        /// Two clearly different registrations passed with nearly the same evidence.
+        /// Two clearly different registrations passed with nearly the same evidence, or the
+        /// frame's points fitted nearly as well from another keyframe, 10 cm or 3° away.
         case ambiguous
         /// One registration passed every check.
         case relocalized
@@ -46,6 +47,9 @@ public struct RelocalizationAttempt: Sendable, Hashable {
     /// there were and how many lay on map surfaces, under the hypothesis with the most such
     /// inliers (`0, 0` when none got that far).
     public var distinctPoints = 0, distinctInliers = 0
+    /// The smallest share of the map's points in view that the frame saw through, among
+    /// registrations checked that far; `nil` when none was.
+    public var bestSeeThroughFraction: Float?
     /// How far the attempt got.
     public var outcome = Outcome.tooFewPlanes
 
@@ -66,6 +70,7 @@ public struct RelocalizationAttempt: Sendable, Hashable {
         if let bestResidual { text += ", best residual \(Float(Int(bestResidual * 1e5)) / 100) mm" }
         if let bestInlierFraction { text += ", best inliers \(Int(bestInlierFraction * 100))%" }
         if distinctPoints > 0 { text += ", off-shell \(distinctInliers)/\(distinctPoints)" }
+        if let bestSeeThroughFraction { text += ", seen through \(Float(Int(bestSeeThroughFraction * 1000)) / 10)%" }
         return text + ": \(outcome.rawValue)"
     }
 }

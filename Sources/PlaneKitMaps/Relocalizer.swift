@@ -95,6 +95,20 @@ public struct Relocalizer: Sendable {
         public var evidenceMargin: Float = 0.1
         /// The share of a session plane's covered ground that must lie on its map plane's.
         public var minimumCoverage: Float = 0.8
+        /// ``minimumDistinctInlierFraction`` for a registration found from the frame's points
+        /// rather than its planes. Measured: unrelated generated rooms registered from the map's
+        /// keyframes reach at most 71 % (40 walks of 30 frames, counts of 40 and more), the
+        /// mapped real kitchen (7-Scenes, development frames) 87–92 %; registered by planes, an
+        /// unrelated room reached 85 %, hence the higher share there.
+        public var minimumDistinctInlierFractionFromPoints: Float = 0.85
+        /// A registration from the frame's points is refused when one from another keyframe,
+        /// 10 cm or 3° away, pairs at least this share of its samples (measured: 90–93 % for
+        /// the alike walls of a generated room, where the best was 9.5 cm off; 54–74 % on the
+        /// real kitchen).
+        public var keyframeAmbiguity: Float = 0.85
+        /// How many of the map's keyframes, those whose coarse point registration paired the
+        /// most of the frame's samples, are refined and judged when the planes found nothing.
+        public var keyframeCandidates = 3
         /// Session anchors smaller than this (m²) are not used.
         public var minimumArea: Float = 0.1
         /// The defaults.
@@ -187,6 +201,8 @@ public struct Relocalizer: Sendable {
     /// The map's floor, ceiling and wall planes: what every room has.
     let shellPlanes: [Plane]
     let points: SparsePointMap
+    /// The map's points, for registering a frame's points against them.
+    let pointRegistration: MapPointRegistration
 
     /// A relocalizer into `map`.
     public init(map: WorldMap, configuration: Configuration = Configuration()) {
@@ -202,6 +218,7 @@ public struct Relocalizer: Sendable {
         }
         shellPlanes = surfaces.filter { !$0.isFurniture }.map(\.plane)
         points = SparsePointMap(points: map.points, normals: map.normals)
+        pointRegistration = MapPointRegistration(points: points.points, normals: points.normals, keyframes: map.keyframes)
     }
 
     /// The rotation by `angle` radians about +Y: `(x, z) ↦ (c·x + s·z, −s·x + c·z)`.
@@ -255,6 +272,11 @@ public struct Relocalizer: Sendable {
             // accelerometers). Search every rotation.
             passed = verify(generateTilted(session, log: &log), session: session, cloud: cloud, pose: pose, recent: recent,
                             window: &window, log: &log)
+        }
+        if passed.isEmpty {
+            // The planes could not fix it (they face only two ways, or the map saw them only in
+            // part): the frame's points, from where the mapping keyframes were.
+            passed = verifyFromKeyframes(session: session, cloud: cloud, pose: pose, recent: recent, window: &window, log: &log)
         }
         // The evidence of the frame's depth for each: points on map surfaces, less five times the
         // map surfaces seen through. A clearly different change of world with nearly as much
@@ -327,31 +349,96 @@ public struct Relocalizer: Sendable {
                 log.reached(.residual)
                 continue
             }
-            let transform = h.transform
-            let inliers = inlierFraction(of: recent.latest, mapFromSession: transform)
-            log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
-            guard inliers >= configuration.minimumInlierFraction else { log.reached(.inliers); continue }
-            if window == nil { window = recent.distinct() }
-            let evidence = offShellEvidence(of: window ?? [], mapFromSession: transform)
-            if evidence.offShellInliers >= log.distinctInliers {
-                (log.distinctPoints, log.distinctInliers) = (evidence.offShell, evidence.offShellInliers)
-            }
-            // A bare corner of one box-shaped room looks like a corner of any other: something in
-            // the room besides its shell must be in view and where the map has it.
-            guard evidence.offShell >= configuration.minimumDistinctPoints,
-                  Float(evidence.offShellInliers) >= configuration.minimumDistinctInlierFraction * Float(evidence.offShell) else {
-                log.reached(.nothingDistinct)
-                continue
-            }
-            guard let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform),
-                  seeThrough <= configuration.maximumSeeThroughFraction else { log.reached(.seeThrough); continue }
-            log.reached(.ambiguous)
             var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
             for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
-            passed.append(Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
-                                         seeThroughFraction: seeThrough))
+            if let found = judge(h.transform, residual: residual, matches: matches, fromPoints: false, cloud: cloud, pose: pose, recent: recent,
+                                 window: &window, log: &log) {
+                passed.append(found)
+            }
         }
         return passed
+    }
+
+    /// The checks of the frame's depth for one change of world (map-from-session): its points on
+    /// the map's surfaces, something besides the room's shell recognised, no map surface seen
+    /// through. The registration when it passes them, else `nil` (with `log` saying where it stopped).
+    private func judge(_ transform: Transform, residual: Float, matches: [PlaneIdentifier: PlaneIdentifier], fromPoints: Bool,
+                       cloud: PointCloud, pose: Transform, recent: RecentSamples,
+                       window: inout [(point: SIMD3<Float>, normal: SIMD3<Float>)]?, log: inout RelocalizationAttempt) -> Relocalization? {
+        let inliers = inlierFraction(of: recent.latest, mapFromSession: transform)
+        log.bestInlierFraction = max(log.bestInlierFraction ?? 0, inliers)
+        guard inliers >= configuration.minimumInlierFraction else {
+            log.reached(.inliers)
+            return nil
+        }
+        if window == nil { window = recent.distinct() }
+        let evidence = offShellEvidence(of: window ?? [], mapFromSession: transform)
+        if evidence.offShellInliers >= log.distinctInliers {
+            (log.distinctPoints, log.distinctInliers) = (evidence.offShell, evidence.offShellInliers)
+        }
+        // A bare corner of one box-shaped room looks like a corner of any other: something in
+        // the room besides its shell must be in view and where the map has it.
+        guard evidence.offShell >= configuration.minimumDistinctPoints,
+              Float(evidence.offShellInliers) >= Float(evidence.offShell) * (fromPoints ? configuration.minimumDistinctInlierFractionFromPoints
+                                                                                       : configuration.minimumDistinctInlierFraction) else {
+            log.reached(.nothingDistinct)
+            return nil
+        }
+        let seeThrough = seeThroughFraction(cloud: cloud, pose: pose, mapFromSession: transform)
+        if let seeThrough { log.bestSeeThroughFraction = min(log.bestSeeThroughFraction ?? 1, seeThrough) }
+        guard let seeThrough, seeThrough <= configuration.maximumSeeThroughFraction else {
+            log.reached(.seeThrough)
+            return nil
+        }
+        log.reached(.ambiguous)
+        return Relocalization(mapFromSession: transform, residual: residual, matches: matches, inlierFraction: inliers,
+                              seeThroughFraction: seeThrough)
+    }
+
+    /// Registrations found from the map's keyframes by ``MapPointRegistration``, judged as the
+    /// planes' are: the camera is put where each mapping keyframe was and registered for one
+    /// coarse iteration on a quarter of the frame's samples, the three times
+    /// ``Configuration/keyframeCandidates`` that paired the most samples for two more, and the
+    /// ``Configuration/keyframeCandidates`` that then paired the most are refined on all of them.
+    private func verifyFromKeyframes(session: [Surface], cloud: PointCloud, pose: Transform, recent: RecentSamples,
+                                     window: inout [(point: SIMD3<Float>, normal: SIMD3<Float>)]?,
+                                     log: inout RelocalizationAttempt) -> [Relocalization] {
+        guard let intrinsics = cloud.intrinsics, cloud.isOrganized, !map.keyframes.isEmpty else { return [] }
+        let samples = MapPointSampler.samples(of: cloud, stride: 16, reach: 4)
+        guard samples.count >= 100 else { return [] }
+        let quarter = stride(from: 0, to: samples.count, by: 4).map { samples[$0] }
+        // One coarse iteration from every keyframe, two more from the most promising.
+        let first = map.keyframes.indices.map { keyframe in
+            (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, distances: [0.3]))
+        }.sorted { $0.1.inliers > $1.1.inliers }
+        let screened = first.prefix(3 * configuration.keyframeCandidates).map { keyframe, start in
+            (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
+                                                  distances: [0.2, 0.1]))
+        }.sorted { $0.1.inliers > $1.1.inliers }
+        let refined = screened.prefix(configuration.keyframeCandidates).map { keyframe, start in
+            pointRegistration.register(samples: samples, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
+                                       distances: [0.1, 0.05, 0.05, 0.03, 0.03, 0.02, 0.02, 0.02])
+        }.sorted { $0.inliers > $1.inliers }
+        guard let best = refined.first else { return [] }
+        log.verified += 1
+        log.bestResidual = min(log.bestResidual ?? .infinity, best.rms)
+        // A place that looks like another (a bare stretch of wall, a row of alike fronts) pairs
+        // nearly as many samples from a start elsewhere: then neither is trusted.
+        for other in refined.dropFirst() where Float(other.inliers) >= configuration.keyframeAmbiguity * Float(best.inliers) {
+            let turned = Transform(rotation: other.camera.rotation * best.camera.rotation.transposed).rotationAngle
+            if distance(other.camera.translation, best.camera.translation) > 0.1 || turned > 3 * .pi / 180 {
+                log.reached(.ambiguous)
+                return []
+            }
+        }
+        let transform = best.camera * pose.inverse
+        var h = Hypothesis(rotation: transform.rotation, shift: transform.translation)
+        score(&h, session: session)
+        log.bestMatches = max(log.bestMatches, h.matches.count)
+        var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
+        for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
+        return judge(transform, residual: best.rms, matches: matches, fromPoints: true, cloud: cloud, pose: pose, recent: recent,
+                     window: &window, log: &log).map { [$0] } ?? []
     }
 
     // MARK: Hypotheses
@@ -518,43 +605,51 @@ public struct Relocalizer: Sendable {
             for p in s.samples { pairs.append((p, SIMD3<Double>(target.normal), Double(target.offset), w)) }
         }
         var rotation = h.rotation, t = SIMD3<Double>(h.shift)
-        func residuals() -> Double {
-            var sum = 0.0, weight = 0.0
-            for q in pairs {
-                let r = (q.n * (SIMD3<Double>(rotation * q.p) + t)).sum() + q.d
-                sum += q.w * r * r
-                weight += q.w
-            }
-            return weight > 0 ? (sum / weight).squareRoot() : .infinity
-        }
-        // Unknowns: the turn (about +Y only when level, else about x, y, z), then the shift.
-        let turns = h.isLevel ? 1 : 3, unknowns = turns + 3
         for _ in 0..<5 {
-            var a = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: unknowns)
-            var g = [Double](repeating: 0, count: unknowns)
-            for q in pairs {
-                let rp = SIMD3<Double>(rotation * q.p)
-                let r = (q.n * (rp + t)).sum() + q.d
-                // d r / d ω = (R p) × n for a small turn ω applied after R.
-                let turn = SIMD3(rp.y * q.n.z - rp.z * q.n.y, rp.z * q.n.x - rp.x * q.n.z, rp.x * q.n.y - rp.y * q.n.x)
-                let j = (h.isLevel ? [turn.y] : [turn.x, turn.y, turn.z]) + [q.n.x, q.n.y, q.n.z]
-                for u in 0..<unknowns {
-                    g[u] -= q.w * j[u] * r
-                    for v in 0..<unknowns { a[u][v] += q.w * j[u] * j[v] }
-                }
-            }
-            guard let step = Relocalizer.solve(a, g) else { break }
-            let omega = h.isLevel ? SIMD3(0, step[0], 0) : SIMD3(step[0], step[1], step[2])
-            let size = (omega * omega).sum().squareRoot()
-            if size > 0 {
-                rotation = Quaternion(angle: Float(size), axis: SIMD3<Float>(omega / size)).matrix * rotation
-            }
-            t += SIMD3(step[turns], step[turns + 1], step[turns + 2])
-            if size < 1e-7, abs(step[turns]) + abs(step[turns + 1]) + abs(step[turns + 2]) < 1e-6 { break }
+            if Relocalizer.pointToPlaneStep(pairs, rotation: &rotation, shift: &t, aboutUpOnly: h.isLevel) { break }
         }
         h.rotation = rotation
         h.shift = SIMD3<Float>(t)
-        return Float(residuals())
+        var sum = 0.0, weight = 0.0
+        for q in pairs {
+            let r = (q.n * (SIMD3<Double>(rotation * q.p) + t)).sum() + q.d
+            sum += q.w * r * r
+            weight += q.w
+        }
+        return weight > 0 ? Float((sum / weight).squareRoot()) : .infinity
+    }
+
+    /// One Gauss–Newton step of the weighted point-to-plane problem `n·(R·p + t) + d = 0` over
+    /// `pairs` (a point, the unit normal and offset of the plane it should lie on, a weight):
+    /// a small turn applied after `rotation` (about +Y only with `aboutUpOnly`) and a shift.
+    /// Returns `true` when the step was too small to matter or the equations were singular
+    /// (nothing more to gain).
+    static func pointToPlaneStep(_ pairs: [(p: SIMD3<Float>, n: SIMD3<Double>, d: Double, w: Double)], rotation: inout Matrix3,
+                                 shift t: inout SIMD3<Double>, aboutUpOnly: Bool) -> Bool {
+        // Unknowns: the turn (about +Y only, or about x, y, z), then the shift.
+        let turns = aboutUpOnly ? 1 : 3, unknowns = turns + 3
+        // Sums in fixed-size vectors: no allocation per pair.
+        var rows = [SIMD8<Double>](repeating: .zero, count: unknowns)
+        var gradient = SIMD8<Double>.zero
+        for q in pairs {
+            let rp = SIMD3<Double>(rotation * q.p)
+            let r = (q.n * (rp + t)).sum() + q.d
+            // d r / d ω = (R p) × n for a small turn ω applied after R.
+            let turn = SIMD3(rp.y * q.n.z - rp.z * q.n.y, rp.z * q.n.x - rp.x * q.n.z, rp.x * q.n.y - rp.y * q.n.x)
+            let j = aboutUpOnly ? SIMD8(turn.y, q.n.x, q.n.y, q.n.z, 0, 0, 0, 0) : SIMD8(turn.x, turn.y, turn.z, q.n.x, q.n.y, q.n.z, 0, 0)
+            gradient -= q.w * r * j
+            for u in 0..<unknowns { rows[u] += (q.w * j[u]) * j }
+        }
+        let a = (0..<unknowns).map { u in (0..<unknowns).map { rows[u][$0] } }
+        let g = (0..<unknowns).map { gradient[$0] }
+        guard let step = Relocalizer.solve(a, g) else { return true }
+        let omega = aboutUpOnly ? SIMD3(0, step[0], 0) : SIMD3(step[0], step[1], step[2])
+        let size = (omega * omega).sum().squareRoot()
+        if size > 0 {
+            rotation = Quaternion(angle: Float(size), axis: SIMD3<Float>(omega / size)).matrix * rotation
+        }
+        t += SIMD3(step[turns], step[turns + 1], step[turns + 2])
+        return size < 1e-7 && abs(step[turns]) + abs(step[turns + 1]) + abs(step[turns + 2]) < 1e-6
     }
 
     /// The solution of the square system `a·x = b` (Gaussian elimination, partial pivoting), or

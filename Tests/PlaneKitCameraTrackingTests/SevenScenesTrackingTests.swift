@@ -7,40 +7,6 @@ import PlaneKitCameraTracking
 import Testing
 import PlaneKitCloudIO
 
-/// Where the development frames of the real Kinect walk are.
-enum SevenScenesDev {
-    static let folder = SharedData.path("7scenes-redkitchen-dev")
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: folder + "/frame-000149.pose.txt")
-    }
-    static let intrinsics = PinholeIntrinsics(fx: 585, fy: 585, cx: 320, cy: 240, width: 640, height: 480)!
-
-    /// Frame `index`'s cloud (millimetres; 0 and 65 535 are holes).
-    static func cloud(_ index: Int) throws -> PointCloud {
-        let path = folder + String(format: "/frame-%06d.depth.png", index)
-        var cloud = DepthImage(try DepthImageReader.readRaw(path: path), scale: 0.001).pointCloud(intrinsics: intrinsics)
-        cloud.intrinsics = intrinsics
-        return cloud
-    }
-
-    /// Frame `index`'s reference pose (world-from-camera, re-orthonormalised: the file's
-    /// rotation is rigid only to a few decimals).
-    static func pose(_ index: Int) throws -> Transform {
-        let rows = try String(contentsOfFile: folder + String(format: "/frame-%06d.pose.txt", index), encoding: .utf8)
-            .split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
-        let columnMajor = (0..<16).map { rows[($0 % 4) * 4 + $0 / 4] }
-        let matrix = try #require(Transform(columnMajor: columnMajor, tolerance: 1e-2))
-        return Transform(rotation: Quaternion(matrix.rotation).normalized, translation: matrix.translation)
-    }
-
-    /// Gravity's down in the reference world (`gravity-direction.txt`).
-    static func gravity() throws -> SIMD3<Float> {
-        let n = try String(contentsOfFile: folder + "/gravity-direction.txt", encoding: .utf8)
-            .split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
-        return normalize(SIMD3(n[0], n[1], n[2]))
-    }
-}
-
 /// Camera tracking on the first five seconds (frames 0–149) of the development split of a real
 /// Kinect walk (7-Scenes "redkitchen", `../shared/data/7scenes-redkitchen-dev`: the sensor's
 /// holes, 65 535 readings, quantised and distorted depth), against the walk's reference poses
