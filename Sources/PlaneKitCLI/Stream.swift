@@ -83,7 +83,7 @@ struct Stream: ParsableCommand {
     var stats = false
 
     @Flag(help: ArgumentHelp("Track frames without a pose against the surface fused from the frames before them, not the nearest keyframe.",
-                             discussion: "Less drift on a real depth camera (6.58 against 10.89 cm on 500 frames of 7-Scenes redkitchen), about 3× the tracking time, and worse where a view leaves a direction nearly free (a floor and one bare wall). See docs/tracking.md."))
+                             discussion: "Less drift on a real depth camera (6.58 against 10.88 cm on 500 frames of 7-Scenes redkitchen), about 3× the tracking time, and worse where a view leaves a direction nearly free (a floor and one bare wall). See docs/tracking.md."))
     var fusedSurface = false
 
     @Option(name: .customLong("png-dir"), help: ArgumentHelp("Write a picture of every frame to DIR/frame-NNNNNN.png.", valueName: "DIR"),

@@ -199,9 +199,7 @@ package struct RecordedSequence {
                 continue
             }
             paths.append(folder.appendingPathComponent(depthName).path)
-            // Stored with eight decimals, the rotations are off SO(3) by up to 2·10⁻⁴: a turn
-            // measured between two of them would read 1–2° where there is none.
-            poses.append(pose.orthonormalized)
+            poses.append(pose)
             timestamps.append(Double(number) / 30)
         }
         if let first = skipped.first {

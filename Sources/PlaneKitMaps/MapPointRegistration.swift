@@ -11,8 +11,7 @@ import PlaneKitInput
 /// drawn point nearest to it among the 5×5 pixels around its own, within a distance that
 /// shrinks from iteration to iteration, normals within 30°; then one Gauss–Newton step over the
 /// whole pose. Drawing the map rather than searching space keeps an iteration linear in the
-/// map's and the frame's sizes, and a guess 20 cm or 15° off still pairs most samples with the
-/// right surface.
+/// map's and the frame's sizes, with no search structure to build.
 struct MapPointRegistration: Sendable {
     /// What one registration found.
     struct Result: Sendable {
@@ -108,9 +107,14 @@ struct MapPointRegistration: Sendable {
             var inliers = 0, squares: Float = 0
             // The map keeps one point per voxel: its nearest point may lie a voxel aside.
             let reachDistance = max(distance, Self.lateralReach)
-            for (s, sn) in samples {
+            for (s, sn) in samples where s.z > 0 {
+                let uf = fx * s.x / s.z + cx + 0.5, vf = fy * s.y / s.z + cy + 0.5
+                // A sample of this frame lies in its image; the bounds only keep a damaged one
+                // from trapping the conversion or leaving the search window empty.
+                guard abs(uf) < 1e6, abs(vf) < 1e6 else { continue }
+                let u = Int(uf), v = Int(vf)
+                guard u + reach >= 0, u - reach < width, v + reach >= 0, v - reach < height else { continue }
                 let q = camera.apply(toPoint: s), qn = camera.apply(toDirection: sn)
-                let u = Int(fx * s.x / s.z + cx + 0.5), v = Int(fy * s.y / s.z + cy + 0.5)
                 var best = -1, bestDistance = reachDistance * reachDistance
                 for row in max(0, v - reach)...min(height - 1, v + reach) {
                     for column in max(0, u - reach)...min(width - 1, u + reach) {

@@ -14,7 +14,9 @@ import PlaneKitPlanes
 public struct Relocalization: Sendable {
     /// Map-from-session: a session-world point `p` is at `mapFromSession.apply(toPoint: p)` in the map.
     public var mapFromSession: Transform
-    /// The root-mean-square point-to-plane distance (m) of the matched planes after refinement.
+    /// The root-mean-square point-to-plane distance (m) after refinement: of the matched planes'
+    /// samples to their map planes, or, for a registration found from the frame's points, of
+    /// the paired samples within 1.5 cm of the map's surfaces.
     public var residual: Float
     /// Session anchor → the map anchor it is.
     public var matches: [PlaneIdentifier: PlaneIdentifier]
@@ -57,6 +59,11 @@ public struct Relocalization: Sendable {
 ///    ``Configuration/maximumSeeThroughFraction`` of the map's points in view that the frame sees
 ///    through; and no clearly different hypothesis (10 cm or 3° away) passing with nearly as much
 ///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
+/// 5. **Points**, when no plane hypothesis passes (surfaces that face only two ways leave a
+///    shift free; a map that saw them only in part fails the coverage): the frame's points are
+///    registered against the map's from every mapping keyframe (projective point-to-plane ICP), the
+///    best refused when a start elsewhere fits nearly as well (``Configuration/keyframeAmbiguity``),
+///    and checked as in 4.
 public struct Relocalizer: Sendable {
     /// Thresholds.
     public struct Configuration: Sendable {
@@ -407,15 +414,16 @@ public struct Relocalizer: Sendable {
         let samples = MapPointSampler.samples(of: cloud, stride: 16, reach: 4)
         guard samples.count >= 100 else { return [] }
         let quarter = stride(from: 0, to: samples.count, by: 4).map { samples[$0] }
+        let candidates = max(1, configuration.keyframeCandidates)
         // One coarse iteration from every keyframe, two more from the most promising.
         let first = map.keyframes.indices.map { keyframe in
             (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, distances: [0.3]))
         }.sorted { $0.1.inliers > $1.1.inliers }
-        let screened = first.prefix(3 * configuration.keyframeCandidates).map { keyframe, start in
+        let screened = first.prefix(3 * candidates).map { keyframe, start in
             (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
                                                   distances: [0.2, 0.1]))
         }.sorted { $0.1.inliers > $1.1.inliers }
-        let refined = screened.prefix(configuration.keyframeCandidates).map { keyframe, start in
+        let refined = screened.prefix(candidates).map { keyframe, start in
             pointRegistration.register(samples: samples, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
                                        distances: [0.1, 0.05, 0.05, 0.03, 0.03, 0.02, 0.02, 0.02])
         }.sorted { $0.inliers > $1.inliers }
@@ -431,7 +439,10 @@ public struct Relocalizer: Sendable {
                 return []
             }
         }
-        let transform = best.camera * pose.inverse
+        // A given pose may be a rotation only to a few decimals (7-Scenes' are off by 2·10⁻⁴);
+        // its transpose is then not its inverse, and two registrations a frame apart would
+        // differ by a turn of a degree or two that is not there.
+        let transform = (best.camera * pose.inverse).orthonormalized
         var h = Hypothesis(rotation: transform.rotation, shift: transform.translation)
         score(&h, session: session)
         log.bestMatches = max(log.bestMatches, h.matches.count)
