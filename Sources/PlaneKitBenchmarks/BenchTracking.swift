@@ -133,7 +133,12 @@ struct BenchTracking: ParsableCommand {
             var (report, poses) = try BenchTracking.trackPlaneKit(walk, fusedSurface: fusedSurface, perFrame: perFrame && !json)
             if let trajectory {
                 let path = trajectory.split(separator: "{walk}", omittingEmptySubsequences: false).joined(separator: String(number + 1))
-                try BenchTracking.tumTrajectory(poses, timestamps: walk.recordedTimes).write(toFile: path, atomically: true, encoding: .utf8)
+                do {
+                    try FileBytes.write(Array(BenchTracking.tumTrajectory(poses, timestamps: walk.recordedTimes).utf8), to: path)
+                } catch {
+                    Diagnostics.warn(error.description)
+                    throw ExitCode(1)
+                }
             }
             if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
             if checkReference { report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, gap: pairGap) }
@@ -217,7 +222,7 @@ struct BenchTracking: ParsableCommand {
         var text = ""
         for (pose, time) in zip(poses, timestamps) {
             guard let pose else { continue }
-            let q = Quaternion(pose.rotation).normalized.vector, t = pose.translation
+            let q = pose.quaternion.normalized.vector, t = pose.translation
             text += CFormat.string("%.6f %.6f %.6f %.6f %.7f %.7f %.7f %.7f\n", time, t.x, t.y, t.z, q.x, q.y, q.z, q.w)
         }
         return text

@@ -57,7 +57,7 @@ public struct Transform: Hashable, Sendable, Codable {
     /// precision, and poses stored with a few decimals (7-Scenes' are off by 2·10⁻⁴) are not
     /// exact rotations, which ``inverse`` (a transpose) and comparisons of turns take them to be.
     public var orthonormalized: Transform {
-        Transform(rotation: Quaternion(rotation).normalized.matrix, translation: translation)
+        Transform(rotation: quaternion.normalized, translation: translation)
     }
 
     /// The inverse transform, `p ↦ Rᵀ·(p − t)`.

@@ -17,9 +17,7 @@ struct MapPointRegistration: Sendable {
     struct Result: Sendable {
         /// Map-from-camera.
         var camera: Transform
-        /// Samples paired at the last association.
-        var pairs: Int
-        /// Of them, those within ``inlierDistance`` of their map point's plane.
+        /// Samples paired at the last association within ``inlierDistance`` of their map point's plane.
         var inliers: Int
         /// The root mean square point-to-plane residual of the inliers (m).
         var rms: Float
@@ -80,7 +78,7 @@ struct MapPointRegistration: Sendable {
         var pairs: [(p: SIMD3<Float>, n: SIMD3<Double>, d: Double, w: Double)] = []
         pairs.reserveCapacity(samples.count)
         var camera = guess
-        var result = Result(camera: guess, pairs: 0, inliers: 0, rms: 0)
+        var result = Result(camera: guess, inliers: 0, rms: 0)
         let cosLimit: Float = 0.866   // cos 30°
         let reach = Self.searchReach
         for distance in distances {
@@ -136,7 +134,7 @@ struct MapPointRegistration: Sendable {
                 let weight = abs(residual) <= Self.huberDistance ? 1 : Self.huberDistance / abs(residual)
                 pairs.append((s, SIMD3<Double>(n), -Double(dot(n, points[best])), Double(weight)))
             }
-            result = Result(camera: camera, pairs: pairs.count, inliers: inliers, rms: inliers > 0 ? (squares / Float(inliers)).squareRoot() : 0)
+            result = Result(camera: camera, inliers: inliers, rms: inliers > 0 ? (squares / Float(inliers)).squareRoot() : 0)
             guard pairs.count >= 6 else { break }
             var rotation = camera.rotation, shift = SIMD3<Double>(camera.translation)
             _ = Relocalizer.pointToPlaneStep(pairs, rotation: &rotation, shift: &shift, aboutUpOnly: false)

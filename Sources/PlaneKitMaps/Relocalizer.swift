@@ -292,10 +292,7 @@ public struct Relocalizer: Sendable {
         passed.sort { evidence($0) > evidence($1) }
         guard let first = passed.first else { return (nil, log) }
         for other in passed.dropFirst() where evidence(other) > evidence(first) - configuration.evidenceMargin {
-            let turned = Transform(rotation: other.mapFromSession.rotation * first.mapFromSession.rotation.transposed).rotationAngle
-            if turned > 3 * .pi / 180 || distance(other.mapFromSession.translation, first.mapFromSession.translation) > 0.1 {
-                return (nil, log)
-            }
+            if !Relocalizer.areAlike(other.mapFromSession, first.mapFromSession) { return (nil, log) }
         }
         log.outcome = .relocalized
         return (first, log)
@@ -356,14 +353,19 @@ public struct Relocalizer: Sendable {
                 log.reached(.residual)
                 continue
             }
-            var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
-            for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
-            if let found = judge(h.transform, residual: residual, matches: matches, fromPoints: false, cloud: cloud, pose: pose, recent: recent,
+            if let found = judge(h.transform, residual: residual, matches: identifiers(of: h, session: session), fromPoints: false, cloud: cloud, pose: pose, recent: recent,
                                  window: &window, log: &log) {
                 passed.append(found)
             }
         }
         return passed
+    }
+
+    /// Session anchor → map anchor, for the planes `h` matched.
+    private func identifiers(of h: Hypothesis, session: [Surface]) -> [PlaneIdentifier: PlaneIdentifier] {
+        var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
+        for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
+        return matches
     }
 
     /// The checks of the frame's depth for one change of world (map-from-session): its points on
@@ -432,12 +434,10 @@ public struct Relocalizer: Sendable {
         log.bestResidual = min(log.bestResidual ?? .infinity, best.rms)
         // A place that looks like another (a bare stretch of wall, a row of alike fronts) pairs
         // nearly as many samples from a start elsewhere: then neither is trusted.
-        for other in refined.dropFirst() where Float(other.inliers) >= configuration.keyframeAmbiguity * Float(best.inliers) {
-            let turned = Transform(rotation: other.camera.rotation * best.camera.rotation.transposed).rotationAngle
-            if distance(other.camera.translation, best.camera.translation) > 0.1 || turned > 3 * .pi / 180 {
-                log.reached(.ambiguous)
-                return []
-            }
+        for other in refined.dropFirst() where Float(other.inliers) >= configuration.keyframeAmbiguity * Float(best.inliers)
+            && !Relocalizer.areAlike(other.camera, best.camera) {
+            log.reached(.ambiguous)
+            return []
         }
         // A given pose may be a rotation only to a few decimals (7-Scenes' are off by 2·10⁻⁴);
         // its transpose is then not its inverse, and two registrations a frame apart would
@@ -446,9 +446,7 @@ public struct Relocalizer: Sendable {
         var h = Hypothesis(rotation: transform.rotation, shift: transform.translation)
         score(&h, session: session)
         log.bestMatches = max(log.bestMatches, h.matches.count)
-        var matches: [PlaneIdentifier: PlaneIdentifier] = [:]
-        for m in h.matches { matches[session[m.session].identifier] = surfaces[m.map].identifier }
-        return judge(transform, residual: best.rms, matches: matches, fromPoints: true, cloud: cloud, pose: pose, recent: recent,
+        return judge(transform, residual: best.rms, matches: identifiers(of: h, session: session), fromPoints: true, cloud: cloud, pose: pose, recent: recent,
                      window: &window, log: &log).map { [$0] } ?? []
     }
 
@@ -561,11 +559,15 @@ public struct Relocalizer: Sendable {
         insert(scored, into: &kept)
     }
 
+    /// `true` when two transforms are one placement for relocalization's purposes: turned within
+    /// 3° of each other and translated within 10 cm. Farther apart, they are clearly different.
+    static func areAlike(_ a: Transform, _ b: Transform) -> Bool {
+        Transform(rotation: a.rotation * b.rotation.transposed).rotationAngle <= 3 * .pi / 180 && distance(a.translation, b.translation) <= 0.1
+    }
+
     /// Keeps the best hypothesis of each distinct change of world, best first, at most 8.
     private func insert(_ h: Hypothesis, into kept: inout [Hypothesis]) {
-        if let k = kept.firstIndex(where: {
-            Transform(rotation: $0.rotation * h.rotation.transposed).rotationAngle <= 3 * .pi / 180 && distance($0.shift, h.shift) <= 0.1
-        }) {
+        if let k = kept.firstIndex(where: { Relocalizer.areAlike($0.transform, h.transform) }) {
             if kept[k].score >= h.score { return }
             kept.remove(at: k)
         }
