@@ -51,10 +51,12 @@ struct BenchTracking: ParsableCommand {
             relative poses are from the direct one. A reference that agrees with its depth \
             scores about what the direct registration does.
 
-            With --python, the same frames (as depth PNGs) go to \
+            Unless --no-open3d, the same frames (as depth PNGs) go to \
             scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
-            2 cm voxels, timed the same way; its RMSE is computed here alike. \
-            scripts/bench-tracking.sh sets up the Python side.
+            2 cm voxels, or with --open3d-tracking frame-to-model its dense SLAM pipeline (a \
+            TSDF, each frame registered against the surface ray-cast from it, as \
+            KinectFusion), timed the same way; its RMSEs are computed here alike. \
+            scripts/bench-tracking.sh sets up the Python side (--python names another).
 
               swift build -c release && .build/release/planekit bench tracking --no-open3d
               .build/release/planekit bench tracking --no-open3d --imu calibrated \\
@@ -80,6 +82,10 @@ struct BenchTracking: ParsableCommand {
 
     @Flag(help: "Time PlaneKit alone.")
     var noOpen3d = false
+
+    @Option(help: ArgumentHelp("Open3D's tracking: frame-to-frame (point-to-plane ICP on 2 cm voxels against the previous frame) or frame-to-model (its dense SLAM pipeline: a TSDF of 5.8 mm voxels, each frame registered against the surface ray-cast from it, as KinectFusion; about 0.3 s a frame).",
+                               valueName: "METHOD"))
+    var open3dTracking: Open3DTracking = .frameToFrame
 
     @Option(help: ArgumentHelp("Give the generated walks' frames an accelerometer reading: calibrated (a D435i-class IMU), ideal, or none.",
                                valueName: "NOISE"))
@@ -239,7 +245,7 @@ struct BenchTracking: ParsableCommand {
         let paths = try (0..<walk.count).map { try walk.depthPNG($0, folder: folder, workspace: &workspace) }
         let k = walk.intrinsics
         let manifest = Open3DTrackingManifest(
-            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02,
+            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02, method: open3dTracking.manifestName,
             intrinsics: .init(width: k.width, height: k.height, fx: Double(k.fx), fy: Double(k.fy), cx: Double(k.cx), cy: Double(k.cy)))
         let manifestURL = folder.appendingPathComponent("manifest.json")
         try JSONEncoder().encode(manifest).write(to: manifestURL)
@@ -251,9 +257,33 @@ struct BenchTracking: ParsableCommand {
         guard poses.count == walk.count else { throw ValidationError("Open3D gave \(poses.count) poses for \(walk.count) frames") }
         let error = TrajectoryError(estimated: poses, reference: walk.referencePoses())
         report.open3dVersion = theirs.open3d
+        report.open3dMethod = open3dTracking.summary
         report.open3dMedianMilliseconds = theirs.medianSeconds * 1000
         report.open3dRMSE = error?.rmse
         report.open3dMaximumError = error?.maximum
+        report.open3dRigidFitRMSE = error?.rigidFitRMSE
+    }
+}
+
+/// How Open3D tracks the walk it is compared on.
+enum Open3DTracking: String, ExpressibleByArgument, CaseIterable {
+    case frameToFrame = "frame-to-frame"
+    case frameToModel = "frame-to-model"
+
+    /// The method's name in the script's manifest.
+    var manifestName: String {
+        switch self {
+        case .frameToFrame: "frameToFrame"
+        case .frameToModel: "frameToModel"
+        }
+    }
+
+    /// What the report calls it.
+    var summary: String {
+        switch self {
+        case .frameToFrame: "point-to-plane ICP (2 cm voxels, frame to frame)"
+        case .frameToModel: "dense SLAM (5.8 mm TSDF, frame to model)"
+        }
     }
 }
 
@@ -290,9 +320,11 @@ struct TrackingBenchReport: Encodable {
     let notNormal: Int
     let relocalizing: Int
     var open3dVersion: String?
+    var open3dMethod: String?
     var open3dMedianMilliseconds: Double?
     var open3dRMSE: Float?
     var open3dMaximumError: Float?
+    var open3dRigidFitRMSE: Float?
     var referenceCheck: ReferenceCheck?
 
     /// One line of the table.
@@ -301,8 +333,9 @@ struct TrackingBenchReport: Encodable {
                                                  frames, medianMilliseconds, rmse * 100, maximumError * 100, rigidFitRMSE * 100,
                                                  keyframes, notNormal, relocalizing)
         if let open3dMedianMilliseconds, let open3dRMSE, let open3dMaximumError {
-            text += "; Open3D \(open3dVersion ?? "?") " + CFormat.string("point-to-plane ICP (2 cm voxels, frame to frame) %.1f ms/frame, RMSE %.2f cm (max %.2f cm)",
-                                                                  open3dMedianMilliseconds, open3dRMSE * 100, open3dMaximumError * 100)
+            text += "; Open3D \(open3dVersion ?? "?") \(open3dMethod ?? "?") "
+                + CFormat.string("%.1f ms/frame, RMSE %.2f cm (max %.2f cm), %.2f cm after the best rigid fit", open3dMedianMilliseconds,
+                                 open3dRMSE * 100, open3dMaximumError * 100, (open3dRigidFitRMSE ?? .nan) * 100)
         }
         if let referenceCheck { text += "\n" + referenceCheck.line }
         return text
@@ -340,6 +373,8 @@ private struct Open3DTrackingManifest: Encodable {
     let frames: [String]
     let depthScale: Double
     let voxel: Double
+    /// `frameToFrame` or `frameToModel`.
+    let method: String
     let intrinsics: Intrinsics
 }
 
