@@ -6,10 +6,10 @@ Usage: bench_open3d_tracking.py MANIFEST.json
 The manifest (written by planekit) names the depth PNGs in order, their intrinsics, depth scale
 (metres per unit) and the method:
 
-- "frameToFrame": each frame is turned into a point cloud, voxel-downsampled at 2 cm, given
+- "frame-to-frame": each frame is turned into a point cloud, voxel-downsampled at 2 cm, given
   normals (hybrid search, 5 cm radius, 30 neighbours), and registered against the previous frame
   with point-to-plane ICP (5 cm correspondence distance, starting from the previous motion).
-- "frameToModel": Open3D's dense RGB-D SLAM pipeline (open3d.t.pipelines.slam, as KinectFusion):
+- "frame-to-model": Open3D's dense RGB-D SLAM pipeline (open3d.t.pipelines.slam, as KinectFusion):
   every frame is integrated into a TSDF voxel-block grid (5.8 mm voxels, 16³ blocks, truncation
   8 voxels), and the next frame is registered against the surface ray-cast from it at the last
   pose (multi-scale projective point-to-plane ICP, 7 cm correspondence distance), depth to 4 m.
@@ -87,7 +87,7 @@ def main():
     intrinsic = o3d.camera.PinholeCameraIntrinsic(k["width"], k["height"], k["fx"], k["fy"], k["cx"], k["cy"])
     units_per_metre = 1.0 / manifest["depthScale"]
     max_depth = manifest.get("maxDepth", 6.0)
-    track = frame_to_model if manifest.get("method") == "frameToModel" else frame_to_frame
+    track = frame_to_model if manifest.get("method") == "frame-to-model" else frame_to_frame
     poses, times = track(manifest, intrinsic, units_per_metre, max_depth)
     print(json.dumps({
         "open3d": o3d.__version__,

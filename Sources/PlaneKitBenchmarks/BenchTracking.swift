@@ -12,7 +12,7 @@ import PlaneKitSyntheticWalks
 
 /// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
 /// reference poses, time per frame and position RMSE, next to Open3D's frame-to-frame
-/// point-to-plane ICP on the same frames in the same run.
+/// point-to-plane ICP or its frame-to-model dense SLAM on the same frames in the same run.
 struct BenchTracking: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tracking",
@@ -83,7 +83,7 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Time PlaneKit alone.")
     var noOpen3d = false
 
-    @Option(help: ArgumentHelp("Open3D's tracking: frame-to-frame (point-to-plane ICP on 2 cm voxels against the previous frame) or frame-to-model (its dense SLAM pipeline: a TSDF of 5.8 mm voxels, each frame registered against the surface ray-cast from it, as KinectFusion; about 0.3 s a frame).",
+    @Option(help: ArgumentHelp("Open3D's tracking: frame-to-frame (point-to-plane ICP on 2 cm voxels against the previous frame) or frame-to-model (its dense SLAM pipeline: a TSDF of 5.8 mm voxels, each frame registered against the surface ray-cast from it, as KinectFusion; about 0.2 s a frame).",
                                valueName: "METHOD"))
     var open3dTracking: Open3DTracking = .frameToFrame
 
@@ -245,7 +245,7 @@ struct BenchTracking: ParsableCommand {
         let paths = try (0..<walk.count).map { try walk.depthPNG($0, folder: folder, workspace: &workspace) }
         let k = walk.intrinsics
         let manifest = Open3DTrackingManifest(
-            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02, method: open3dTracking.manifestName,
+            frames: paths, depthScale: Double(walk.depthScale), voxel: 0.02, method: open3dTracking.rawValue,
             intrinsics: .init(width: k.width, height: k.height, fx: Double(k.fx), fy: Double(k.fy), cx: Double(k.cx), cy: Double(k.cy)))
         let manifestURL = folder.appendingPathComponent("manifest.json")
         try JSONEncoder().encode(manifest).write(to: manifestURL)
@@ -269,14 +269,6 @@ struct BenchTracking: ParsableCommand {
 enum Open3DTracking: String, ExpressibleByArgument, CaseIterable {
     case frameToFrame = "frame-to-frame"
     case frameToModel = "frame-to-model"
-
-    /// The method's name in the script's manifest.
-    var manifestName: String {
-        switch self {
-        case .frameToFrame: "frameToFrame"
-        case .frameToModel: "frameToModel"
-        }
-    }
 
     /// What the report calls it.
     var summary: String {
@@ -373,7 +365,7 @@ private struct Open3DTrackingManifest: Encodable {
     let frames: [String]
     let depthScale: Double
     let voxel: Double
-    /// `frameToFrame` or `frameToModel`.
+    /// `frame-to-frame` or `frame-to-model` (``Open3DTracking``).
     let method: String
     let intrinsics: Intrinsics
 }

@@ -722,8 +722,8 @@ public struct Relocalizer: Sendable {
 
     /// The share of the map's points in the camera's view, on surfaces facing it, that the frame
     /// measures more than 8 cm + 3 % beyond (seen through) at their pixel and every pixel within
-    /// 2 px of it, among those it measures at all; `nil`
-    /// when fewer than ``Configuration/minimumAgreeingPoints`` agree with the frame.
+    /// 2 px of it, among those it measures at all; `nil` when fewer than
+    /// ``Configuration/minimumAgreeingPoints`` agree with the frame.
     func seeThroughFraction(cloud: PointCloud, pose: Transform, mapFromSession: Transform) -> Float? {
         guard let intrinsics = cloud.intrinsics, cloud.isOrganized else { return nil }
         let toCamera = (mapFromSession * pose).inverse
