@@ -190,14 +190,28 @@ struct CellGrid {
                 flag += 8
                 u &+= 4
             }
-            while u < x1 {
-                let quad = PointQuad(single: pointer.load(as: SIMD3<Float>.self))
-                let bits = quad.validity
-                flag.storeBytes(of: UInt16(truncatingIfNeeded: bits[0]), as: UInt16.self)
+            let tail = x1 &- u
+            if tail > 0 && u &+ 4 <= width {
+                // The row's last one to three pixels as one quad that reaches into the next
+                // cell, its lanes past the cell masked off (a 6-pixel cell's row is two quads).
+                let quad = PointQuad(pointer)
+                let inside = SIMD4<Int32>(0, 1, 2, 3) .< SIMD4(repeating: Int32(tail))
+                let bits = quad.validity & unsafeBitCast(inside, to: SIMD4<Int32>.self)
+                for lane in 0..<tail {
+                    flag.storeBytes(of: UInt16(truncatingIfNeeded: bits[lane]), toByteOffset: 2 &* lane, as: UInt16.self)
+                }
                 lanes.add(quad, minus: r, where: bits)
-                pointer += stride
-                flag += 2
-                u &+= 1
+            } else {
+                // The frame's last pixels, one at a time: a quad would read past the row.
+                while u < x1 {
+                    let quad = PointQuad(single: pointer.load(as: SIMD3<Float>.self))
+                    let bits = quad.validity
+                    flag.storeBytes(of: UInt16(truncatingIfNeeded: bits[0]), as: UInt16.self)
+                    lanes.add(quad, minus: r, where: bits)
+                    pointer += stride
+                    flag += 2
+                    u &+= 1
+                }
             }
         }
         a.lanes = lanes
