@@ -20,6 +20,13 @@ struct ConnectedPatches {
     /// Each patch's pixels lie in columns `minimum.x...maximum.x`, rows `minimum.y...maximum.y`.
     var minimum: [SIMD2<Int32>] = []
     var maximum: [SIMD2<Int32>] = []
+    /// The patch of each label of the image (index 0, no label, is −1): label k + 1 is patch k
+    /// until ``mergeCoplanar(noise:)`` joins patches.
+    var regionOfLabel: [Int] = []
+    /// The pairs of kept patches with pixels within ``neighbourReach`` of each other (up to two
+    /// columns apart along a row, up to two rows and two columns apart otherwise), each once as
+    /// `a << 32 | b` with patch a < patch b, in ascending order.
+    var neighbours: [UInt64] = []
 
     /// Splits `labels` (0 = none) into patches in place: the pixels of kept patch k get k + 1,
     /// the pixels of patches under `minimumPoints` get 0.
@@ -87,6 +94,7 @@ struct ConnectedPatches {
             number[r] = Int32(kept)
             kept += 1
         }
+        neighbours = Self.neighbours(runs: runs, rowStart: rowStart, parent: parent, number: number)
         // Pass 2: final labels and sums, a row at a time.
         var patches = [Accumulator](repeating: Accumulator(), count: kept)
         var touched = [Int](repeating: 0, count: kept)
@@ -145,6 +153,7 @@ struct ConnectedPatches {
         }
         }
         }
+        regionOfLabel = [-1] + Array(0..<kept)
         moments = patches.map(\.total)
         minimum = patches.map(\.lower)
         maximum = patches.map(\.upper)
@@ -152,6 +161,69 @@ struct ConnectedPatches {
             guard let centroid = m.centroid else { return NoiseScatter() }
             return NoiseScatter(count: m.count, centroid: centroid, sigma: model.sigma(atDepth: centroid.z))
         }
+    }
+
+    /// The pairs of kept patches within reach of each other, found from the runs: a run and
+    /// the later runs of its row that start at most `neighbourReach` columns past its end, and
+    /// a run and each run of the `neighbourReach` rows below that overlaps it widened by
+    /// `neighbourReach` columns on each side. That is every pair of pixels of two patches at
+    /// most `neighbourReach` apart along a row, or along a column with at most that many
+    /// columns across.
+    private static func neighbours(runs: [Run], rowStart: [Int], parent: [Int32], number: [Int32]) -> [UInt64] {
+        let reach = Int32(neighbourReach)
+        var pairs: [UInt64] = []
+        runs.withUnsafeBufferPointer { runs in
+        rowStart.withUnsafeBufferPointer { rowStart in
+        parent.withUnsafeBufferPointer { parent in
+        number.withUnsafeBufferPointer { number in
+            @inline(__always) func note(_ r: Int, _ s: Int, into pairs: inout [UInt64]) {
+                let a = number[Int(parent[r])], b = number[Int(parent[s])]
+                guard a >= 0, b >= 0, a != b else { return }
+                // Along a boundary the same pair comes up run after run.
+                let pair = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+                if pairs.last != pair { pairs.append(pair) }
+            }
+            let height = rowStart.count - 1
+            // In each of the rows within reach below (two: `neighbourReach` is 2), the first run
+            // that can still reach the current run or a later one (runs of a row come left to
+            // right, so it only moves right).
+            var firstBelow = (0, 0)
+            for v in 0..<height {
+                if v + 1 < height { firstBelow.0 = rowStart[v + 1] }
+                if v + 2 < height { firstBelow.1 = rowStart[v + 2] }
+                for r in rowStart[v]..<rowStart[v + 1] {
+                    let run = runs[r]
+                    var next = r + 1
+                    while next < rowStart[v + 1] && runs[next].start - run.end < reach {
+                        note(r, next, into: &pairs)
+                        next += 1
+                    }
+                    @inline(__always) func below(_ row: Int, _ first: inout Int) {
+                        guard row < height else { return }
+                        let end = rowStart[row + 1]
+                        while first < end && runs[first].end - 1 < run.start - reach { first += 1 }
+                        var s = first
+                        while s < end && runs[s].start <= run.end - 1 + reach {
+                            note(r, s, into: &pairs)
+                            s += 1
+                        }
+                    }
+                    below(v + 1, &firstBelow.0)
+                    below(v + 2, &firstBelow.1)
+                }
+            }
+        }
+        }
+        }
+        }
+        pairs.sort()
+        var unique = 0
+        for pair in pairs where unique == 0 || pairs[unique - 1] != pair {
+            pairs[unique] = pair
+            unique += 1
+        }
+        pairs.removeLast(pairs.count - unique)
+        return pairs
     }
 
     /// A maximal stretch of one label along a row: columns `start ..< end`.
@@ -198,7 +270,9 @@ extension ConnectedPatches {
     /// pixels one or two wide (a crease in the data, a row of dropouts) is still one face.
     static let neighbourReach = 2
 
-    /// Merges neighbouring patches that lie on one plane and renumbers the labels.
+    /// Merges neighbouring patches that lie on one plane: the surviving patches keep their
+    /// order, and ``regionOfLabel`` sends each label to the patch it is now part of. The label
+    /// image is left as it is; the detector's final renumbering rewrites it.
     ///
     /// A face whose cells disagreed (a noisy dark surface, a strip too thin for whole cells)
     /// grows as several regions that no cell-level test joins. Their pixels, taken together,
@@ -211,53 +285,8 @@ extension ConnectedPatches {
     /// No angle between the parts' own planes is required: a strip a few pixels wide on a depth
     /// staircase fits a plane tilted by tens of degrees (one tread of the steps), yet lies on its
     /// face. Pairs are tried most parallel first; merging repeats until no pair passes.
-    mutating func mergeCoplanar(labels: UnsafeMutableBufferPointer<UInt16>, width: Int, height: Int,
-                                noise model: DepthNoiseModel) {
-        guard moments.count > 1 else { return }
-        var pairs = Set<UInt32>()
-        var lastKey: UInt32 = 0
-        let reach = Self.neighbourReach
-        let base = UnsafeRawPointer(labels.baseAddress!)
-        for v in 0..<height {
-            let row = v * width
-            var u = -1
-            while true {
-                u += 1
-                guard u < width else { break }
-                // Four pixels at once (``LabelWords``), skipped when all are holes or all inside
-                // their patches (most of a frame).
-                if u + 4 < width, v + 1 < height {
-                    let here = LabelWords.load(base, at: row &+ u)
-                    if here == 0 || (here ^ LabelWords.load(base, at: row &+ u &+ 1))
-                        | (here ^ LabelWords.load(base, at: row &+ width &+ u)) == 0 {
-                        u += 3
-                        continue
-                    }
-                }
-                let a = labels[row + u]
-                guard a != 0 else { continue }
-                // Inside a patch (its right and lower neighbours the same): a pair within reach of
-                // this pixel is also within reach of a boundary pixel nearer to it, which finds it.
-                if u + 1 < width, v + 1 < height, labels[row + u + 1] == a, labels[row + width + u] == a { continue }
-                // Every pixel up to `reach` away to the right on this row and on the rows below
-                // (the whole window, so that a patch a knight's move off is found too). Along a
-                // boundary the same pair comes up pixel after pixel: only a new one is hashed.
-                @inline(__always) func note(_ b: UInt16) {
-                    guard b != 0 && b != a else { return }
-                    let key = UInt32(min(a, b)) << 16 | UInt32(max(a, b))
-                    if key != lastKey {
-                        pairs.insert(key)
-                        lastKey = key
-                    }
-                }
-                for d in 1...reach where u + d < width { note(labels[row + u + d]) }
-                for d in 1...reach where v + d < height {
-                    let below = row + d * width
-                    for e in max(-reach, -u)...min(reach, width - 1 - u) { note(labels[below + u + e]) }
-                }
-            }
-        }
-        guard !pairs.isEmpty else { return }
+    mutating func mergeCoplanar(noise model: DepthNoiseModel) {
+        guard moments.count > 1, !neighbours.isEmpty else { return }
         var parent = moments.indices.map { Int32($0) }
         func find(_ x: Int) -> Int { Int(ConnectedPatches.root(Int32(x), in: &parent)) }
         func fit(_ k: Int) -> FastPlaneFit? { FastPlaneFit(moments[k], noise: noise[k]) }
@@ -266,8 +295,8 @@ extension ConnectedPatches {
             merged = false
             var candidates: [(cosine: Double, a: Int, b: Int)] = []
             var seen = Set<UInt64>()
-            for key in pairs {
-                let a = find(Int(key >> 16) - 1), b = find(Int(key & 0xFFFF) - 1)
+            for pair in neighbours {
+                let a = find(Int(pair >> 32)), b = find(Int(pair & 0xFFFF_FFFF))
                 guard a != b, seen.insert(UInt64(min(a, b)) << 32 | UInt64(max(a, b))).inserted,
                       let fa = fit(a), let fb = fit(b) else { continue }
                 let cosine = abs((fa.normal * fb.normal).sum())
@@ -304,15 +333,14 @@ extension ConnectedPatches {
             }
         }
         // Renumber: the surviving patches keep their order.
-        var number = [UInt16](repeating: 0, count: moments.count + 1)
+        var number = [Int](repeating: -1, count: moments.count)
         var kept = 0
         for k in moments.indices where find(k) == k {
+            number[k] = kept
             kept += 1
-            number[k + 1] = UInt16(kept)
         }
         guard kept < moments.count else { return }
-        for k in moments.indices { number[k + 1] = number[find(k) + 1] }
-        for i in 0..<labels.count where labels[i] != 0 { labels[i] = number[Int(labels[i])] }
+        for label in regionOfLabel.indices.dropFirst() { regionOfLabel[label] = number[find(regionOfLabel[label])] }
         let roots = moments.indices.filter { find($0) == $0 }
         moments = roots.map { moments[$0] }
         noise = roots.map { noise[$0] }

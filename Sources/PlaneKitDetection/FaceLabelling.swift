@@ -7,7 +7,7 @@ import PlaneKitGeometry
 /// 2. Each 8-connected patch of a plane is a face of its own, and neighbouring patches that lie
 ///    on one plane are one face (``ConnectedPatches``).
 ///
-/// The refinement's moments, pixel bounds and slots are replaced by the faces', summed over
+/// The refinement's moments, pixel bounds and labels' regions are replaced by the faces', summed over
 /// the points as measured: a smoothed depth staircase labels faces well, but at a fold the
 /// smoothing window mixes both faces, and a plane fitted to the smoothed points there leans.
 enum FaceLabelling {
@@ -16,10 +16,10 @@ enum FaceLabelling {
                       width: Int, height: Int,
                       configuration c: OrganizedPlaneDetector.Configuration) {
         // Each label's plane (index 0 unused), for growth.
-        var planes = [SIMD4<Float>](repeating: .zero, count: pixels.moments.count + 1)
-        for r in pixels.moments.indices {
+        var planes = [SIMD4<Float>](repeating: .zero, count: pixels.regionOfLabel.count)
+        for (label, r) in pixels.regionOfLabel.enumerated() where r >= 0 {
             guard let plane = FastPlaneFit(pixels.moments[r], noise: pixels.noise[r])?.plane(facing: .zero) else { continue }
-            planes[pixels.slot[r] + 1] = SIMD4(plane.normal, plane.offset)
+            planes[label] = SIMD4(plane.normal, plane.offset)
         }
 
         PixelGrowth.grow(labels: out, points: points, width: width, height: height, planes: planes,
@@ -27,11 +27,11 @@ enum FaceLabelling {
                          z0: c.noise.referenceDepth)
         var patches = ConnectedPatches(labels: out, points: measuredPoints, width: width, height: height,
                                        noise: c.noise, minimumPoints: c.minimumPointsPerPlane)
-        patches.mergeCoplanar(labels: out, width: width, height: height, noise: c.noise)
+        patches.mergeCoplanar(noise: c.noise)
         pixels.moments = patches.moments
         pixels.noise = patches.noise
         pixels.minimum = patches.minimum
         pixels.maximum = patches.maximum
-        pixels.slot = Array(patches.moments.indices)
+        pixels.regionOfLabel = patches.regionOfLabel
     }
 }

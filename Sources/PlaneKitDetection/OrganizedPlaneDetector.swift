@@ -313,16 +313,19 @@ public struct OrganizedPlaneDetector: Sendable {
         }
         finals.sort { $0.count != $1.count ? $0.count > $1.count : $0.region < $1.region }
 
-        // Relabel: slot s + 1 → its plane's rank + 1, dropped regions → 0. Slots already follow
-        // the regions' sizes, so usually only dropped regions (or none) change label, and only
-        // the rectangle holding the changed regions' pixels is rewritten.
-        var map = [UInt16](0...UInt16(refinement.moments.count))
-        for r in refinement.moments.indices { map[refinement.slot[r] + 1] = 0 }
-        for (rank, final) in finals.enumerated() { map[refinement.slot[final.region] + 1] = UInt16(rank + 1) }
+        // Relabel: label l → its region's rank + 1, dropped regions → 0. Labels usually follow
+        // the regions' sizes already, so only dropped regions (or none) change label, and only
+        // the rectangle holding the changed labels' pixels is rewritten.
+        var rankOfRegion = [Int](repeating: -1, count: refinement.moments.count)
+        for (rank, final) in finals.enumerated() { rankOfRegion[final.region] = rank }
+        var map = [UInt16](repeating: 0, count: refinement.regionOfLabel.count)
         var lower = SIMD2<Int32>(Int32.max, Int32.max), upper = SIMD2<Int32>(-1, -1)
-        for r in refinement.moments.indices where Int(map[refinement.slot[r] + 1]) != refinement.slot[r] + 1 {
-            lower = pointwiseMin(lower, refinement.minimum[r])
-            upper = pointwiseMax(upper, refinement.maximum[r])
+        for (label, r) in refinement.regionOfLabel.enumerated() where r >= 0 {
+            map[label] = UInt16(rankOfRegion[r] + 1)
+            if Int(map[label]) != label {
+                lower = pointwiseMin(lower, refinement.minimum[r])
+                upper = pointwiseMax(upper, refinement.maximum[r])
+            }
         }
         if lower.x <= upper.x && lower.y <= upper.y {
             map.withUnsafeBufferPointer { table in

@@ -14,16 +14,18 @@ struct PixelRefinement {
     /// Each region's labelled pixels lie in columns `minimum.x...maximum.x`, rows `minimum.y...maximum.y`.
     var minimum: [SIMD2<Int32>]
     var maximum: [SIMD2<Int32>]
-    /// Region r's pixels are labelled `slot[r] + 1`. Slots number the regions largest first by
-    /// their cells' point counts, which is nearly always the final order by labelled pixels, so
-    /// the detector's final renumbering has little or nothing to rewrite.
-    var slot: [Int]
+    /// The region of each label of the image (index 0, no label, is −1). Refinement labels the
+    /// regions largest first by their cells' point counts, which is nearly always the final
+    /// order by labelled pixels, so the detector's final renumbering has little or nothing to
+    /// rewrite. After ``FaceLabelling`` several labels can belong to one region (faces found
+    /// coplanar), and the final renumbering rewrites them.
+    var regionOfLabel: [Int]
 
     /// At most this many planes can be told apart by a ``PixelRefinement`` (UInt16 labels).
     static let maximumRegions = Int(UInt16.max) - 1
 
     /// Labels the pixels. `out` holds the validity flags ``CellGrid`` wrote (0xFFFF = valid
-    /// depth, 0 = hole) and receives the labels: 0 = none, `slot[r]` + 1 = region r.
+    /// depth, 0 = hole) and receives the labels: 0 = none, l = region `regionOfLabel[l]`.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int, grid: CellGrid,
          growing: RegionGrowing, configuration c: OrganizedPlaneDetector.Configuration,
          labels out: UnsafeMutableBufferPointer<UInt16>) {
@@ -147,7 +149,8 @@ struct PixelRefinement {
         self.noise = noiseScatter
         self.minimum = minimum
         self.maximum = maximum
-        self.slot = slot
+        regionOfLabel = [Int](repeating: -1, count: regionCount + 1)
+        for r in 0..<regionCount { regionOfLabel[slot[r] + 1] = r }
     }
 
     /// A candidate plane of a boundary cell, its coefficients and label repeated over the lanes

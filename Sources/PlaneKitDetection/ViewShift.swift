@@ -15,9 +15,20 @@ struct ViewShift {
     /// The shift for `cloud`, or `nil` when no finite point has z ≤ 0 other than exact zeros.
     init?(_ cloud: PointCloud) {
         @inline(__always) func isPoint(_ p: SIMD3<Float>) -> Bool { (p.x * 0 + p.y * 0 + p.z * 0) == 0 && p != .zero }
-        // Nearly every grid has all its points in front: one cheap comparison a point tells.
+        // Nearly every grid has all its points in front: one vector comparison per four points
+        // tells, and only a quad with a depth ≤ 0 is looked at point by point.
         let behind = cloud.points.withUnsafeBufferPointer { points in
-            points.contains { $0.z <= 0 && isPoint($0) }
+            guard let start = points.baseAddress else { return false }
+            let count = points.count, base = UnsafeRawPointer(start)
+            var i = 0
+            while i &+ 4 <= count {
+                if any(PointQuad(base + i &* MemoryLayout<SIMD3<Float>>.stride).z .<= .zero),
+                   points[i ..< i + 4].contains(where: { $0.z <= 0 && isPoint($0) }) {
+                    return true
+                }
+                i &+= 4
+            }
+            return points[i...].contains { $0.z <= 0 && isPoint($0) }
         }
         guard behind else { return nil }
         var lowest = Float.infinity, highest = -Float.infinity

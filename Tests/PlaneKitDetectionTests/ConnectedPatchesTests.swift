@@ -24,14 +24,17 @@ import Testing
             }
         }
         var count = 0
+        var regionOfLabel: [Int] = []
         points.withUnsafeBufferPointer { p in
             labels.withUnsafeMutableBufferPointer { l in
                 var patches = ConnectedPatches(labels: l, points: p, width: columns, height: rows, noise: noise, minimumPoints: 20)
-                patches.mergeCoplanar(labels: l, width: columns, height: rows, noise: noise)
+                patches.mergeCoplanar(noise: noise)
                 count = patches.moments.count
+                regionOfLabel = patches.regionOfLabel
             }
         }
-        return (count, labels)
+        // Each pixel labelled by its merged patch, as the detector's final renumbering does.
+        return (count, labels.map { $0 == 0 ? 0 : UInt16(regionOfLabel[Int($0)] + 1) })
     }
 
     /// Strips one tread of the staircase wide fit planes 45° off their face (all their depths are
@@ -76,5 +79,53 @@ import Testing
         }
         #expect(result.patches == 1, "\(result.patches) patches")
         #expect(Set(result.labels) == [0, 1])
+    }
+
+    /// The neighbouring patches found from the runs are exactly the pairs of pixels of two
+    /// patches at most two apart along a row, or two rows down and at most two columns across.
+    @Test(arguments: [1, 2, 3, 4, 5])
+    func neighboursAreThePatchesWithinReach(seed: UInt64) {
+        let width = 37, height = 23
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        // Blobs of five labels and holes: each pixel copies its left or upper neighbour, or not.
+        var labels = [UInt16](repeating: 0, count: width * height)
+        for v in 0..<height {
+            for u in 0..<width {
+                switch next() % 10 {
+                case 0...3 where u > 0: labels[v * width + u] = labels[v * width + u - 1]
+                case 4...6 where v > 0: labels[v * width + u] = labels[(v - 1) * width + u]
+                default: labels[v * width + u] = UInt16(next() % 6)
+                }
+            }
+        }
+        let points = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: width * height)
+        var neighbours: [UInt64] = []
+        points.withUnsafeBufferPointer { p in
+            labels.withUnsafeMutableBufferPointer { l in
+                let patches = ConnectedPatches(labels: l, points: p, width: width, height: height, noise: Self.noise,
+                                               minimumPoints: 3)
+                neighbours = patches.neighbours
+            }
+        }
+        var expected = Set<UInt64>()
+        for v in 0..<height {
+            for u in 0..<width {
+                let a = labels[v * width + u]
+                guard a != 0 else { continue }
+                for dv in 0...2 where v + dv < height {
+                    for du in -2...2 where u + du >= 0 && u + du < width && (dv > 0 || du > 0) {
+                        let b = labels[(v + dv) * width + u + du]
+                        guard b != 0, b != a else { continue }
+                        expected.insert(UInt64(min(a, b) - 1) << 32 | UInt64(max(a, b) - 1))
+                    }
+                }
+            }
+        }
+        #expect(expected.count > 10, "only \(expected.count) pairs: the image is too plain to test")
+        #expect(neighbours == expected.sorted())
     }
 }
