@@ -55,13 +55,19 @@ struct ConnectedPatches {
             var above = v > 0 ? rowStart[v - 1] : 0
             let aboveEnd = v > 0 ? rowStart[v] : 0
             var u = 0
+            let words = UnsafeRawPointer(labels.baseAddress! + row)
             while u < width {
+                // Holes and runs four pixels at a time (``LabelWords``) while a word fits.
+                while u &+ 4 <= width && LabelWords.load(words, at: u) == 0 { u &+= 4 }
+                guard u < width else { break }
                 let label = labels[row + u]
                 guard label != 0 else {
                     u += 1
                     continue
                 }
                 let start = u
+                let fill = UInt64(label) &* 0x0001_0001_0001_0001
+                while u &+ 4 <= width && LabelWords.load(words, at: u) == fill { u &+= 4 }
                 while u < width && labels[row + u] == label { u += 1 }
                 let own = Int32(runs.count)
                 runs.append(Run(start: Int32(start), end: Int32(u), label: label))
