@@ -77,8 +77,8 @@ struct ConnectedPatches {
                 var k = above
                 while k < aboveEnd && Int(runs[k].start) <= u {
                     if runs[k].label == label {
-                        let a = ConnectedPatches.root(own, in: &parent)
-                        let b = ConnectedPatches.root(Int32(k), in: &parent)
+                        let a = UnionFind.root(own, in: &parent)
+                        let b = UnionFind.root(Int32(k), in: &parent)
                         if a != b { parent[Int(max(a, b))] = min(a, b) }
                     }
                     k += 1
@@ -89,7 +89,7 @@ struct ConnectedPatches {
         // Roots and sizes.
         var size = [Int](repeating: 0, count: runs.count)
         for r in runs.indices {
-            parent[r] = ConnectedPatches.root(Int32(r), in: &parent)
+            parent[r] = UnionFind.root(Int32(r), in: &parent)
             size[Int(parent[r])] += Int(runs[r].end - runs[r].start)
         }
         // Labels are 16-bit: beyond 65 534 patches (only in clouds of hundreds of millions of
@@ -178,49 +178,30 @@ struct ConnectedPatches {
     private static func neighbours(runs: [Run], rowStart: [Int], parent: [Int32], number: [Int32]) -> [UInt64] {
         let reach = Int32(neighbourReach)
         var pairs: [UInt64] = []
-        runs.withUnsafeBufferPointer { runs in
-        rowStart.withUnsafeBufferPointer { rowStart in
-        parent.withUnsafeBufferPointer { parent in
-        number.withUnsafeBufferPointer { number in
-            @inline(__always) func note(_ r: Int, _ s: Int, into pairs: inout [UInt64]) {
-                let a = number[Int(parent[r])], b = number[Int(parent[s])]
-                guard a >= 0, b >= 0, a != b else { return }
-                // Along a boundary the same pair comes up run after run.
-                let pair = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
-                if pairs.last != pair { pairs.append(pair) }
-            }
-            let height = rowStart.count - 1
-            // In each of the rows within reach below (two: `neighbourReach` is 2), the first run
-            // that can still reach the current run or a later one (runs of a row come left to
-            // right, so it only moves right).
-            var firstBelow = (0, 0)
-            for v in 0..<height {
-                if v + 1 < height { firstBelow.0 = rowStart[v + 1] }
-                if v + 2 < height { firstBelow.1 = rowStart[v + 2] }
-                for r in rowStart[v]..<rowStart[v + 1] {
-                    let run = runs[r]
-                    var next = r + 1
-                    while next < rowStart[v + 1] && runs[next].start - run.end < reach {
-                        note(r, next, into: &pairs)
-                        next += 1
+        let height = rowStart.count - 1
+        // In each of the rows within reach below (two: `neighbourReach` is 2), the first run
+        // that can still reach the current run or a later one (runs of a row come left to
+        // right, so it only moves right).
+        var firstBelow = InlineArray<2, Int>(repeating: 0)
+        for v in 0..<height {
+            for d in 0..<2 where v + 1 + d < height { firstBelow[d] = rowStart[v + 1 + d] }
+            for r in rowStart[v]..<rowStart[v + 1] {
+                let run = runs[r]
+                var next = r + 1
+                while next < rowStart[v + 1] && runs[next].start - run.end < reach {
+                    note(r, next, parent: parent, number: number, into: &pairs)
+                    next += 1
+                }
+                for d in 0..<2 where v + 1 + d < height {
+                    let end = rowStart[v + 2 + d]
+                    while firstBelow[d] < end && runs[firstBelow[d]].end - 1 < run.start - reach { firstBelow[d] += 1 }
+                    var s = firstBelow[d]
+                    while s < end && runs[s].start <= run.end - 1 + reach {
+                        note(r, s, parent: parent, number: number, into: &pairs)
+                        s += 1
                     }
-                    @inline(__always) func below(_ row: Int, _ first: inout Int) {
-                        guard row < height else { return }
-                        let end = rowStart[row + 1]
-                        while first < end && runs[first].end - 1 < run.start - reach { first += 1 }
-                        var s = first
-                        while s < end && runs[s].start <= run.end - 1 + reach {
-                            note(r, s, into: &pairs)
-                            s += 1
-                        }
-                    }
-                    below(v + 1, &firstBelow.0)
-                    below(v + 2, &firstBelow.1)
                 }
             }
-        }
-        }
-        }
         }
         pairs.sort()
         var unique = 0
@@ -230,6 +211,16 @@ struct ConnectedPatches {
         }
         pairs.removeLast(pairs.count - unique)
         return pairs
+    }
+
+    /// Adds the pair of the patches of runs `r` and `s` when both are kept and differ.
+    @inline(__always)
+    private static func note(_ r: Int, _ s: Int, parent: [Int32], number: [Int32], into pairs: inout [UInt64]) {
+        let a = number[Int(parent[r])], b = number[Int(parent[s])]
+        guard a >= 0, b >= 0, a != b else { return }
+        // Along a boundary the same pair comes up run after run.
+        let pair = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+        if pairs.last != pair { pairs.append(pair) }
     }
 
     /// A maximal stretch of one label along a row: columns `start ..< end`.
@@ -252,15 +243,6 @@ struct ConnectedPatches {
         var upper = SIMD2<Int32>(-1, -1)
     }
 
-    /// The root of `x`'s patch, halving the path on the way.
-    @inline(__always) static func root(_ x: Int32, in parent: inout [Int32]) -> Int32 {
-        var x = x
-        while parent[Int(x)] != x {
-            parent[Int(x)] = parent[Int(parent[Int(x)])]
-            x = parent[Int(x)]
-        }
-        return x
-    }
 }
 
 extension ConnectedPatches {
@@ -293,8 +275,7 @@ extension ConnectedPatches {
     /// face. Pairs are tried most parallel first; merging repeats until no pair passes.
     mutating func mergeCoplanar(noise model: DepthNoiseModel) {
         guard moments.count > 1, !neighbours.isEmpty else { return }
-        var parent = moments.indices.map { Int32($0) }
-        func find(_ x: Int) -> Int { Int(ConnectedPatches.root(Int32(x), in: &parent)) }
+        var parent = Array(moments.indices)
         func fit(_ k: Int) -> FastPlaneFit? { FastPlaneFit(moments[k], noise: noise[k]) }
         var merged = true
         while merged {
@@ -302,7 +283,7 @@ extension ConnectedPatches {
             var candidates: [(cosine: Double, a: Int, b: Int)] = []
             var seen = Set<UInt64>()
             for pair in neighbours {
-                let a = find(Int(pair >> 32)), b = find(Int(pair & 0xFFFF_FFFF))
+                let a = UnionFind.root(Int(pair >> 32), in: &parent), b = UnionFind.root(Int(pair & 0xFFFF_FFFF), in: &parent)
                 guard a != b, seen.insert(UInt64(min(a, b)) << 32 | UInt64(max(a, b))).inserted,
                       let fa = fit(a), let fb = fit(b) else { continue }
                 let cosine = abs((fa.normal * fb.normal).sum())
@@ -310,7 +291,7 @@ extension ConnectedPatches {
             }
             candidates.sort { $0.cosine > $1.cosine }
             for candidate in candidates {
-                let a = find(candidate.a), b = find(candidate.b)
+                let a = UnionFind.root(candidate.a, in: &parent), b = UnionFind.root(candidate.b, in: &parent)
                 guard a != b else { continue }
                 let union = moments[a] + moments[b]
                 var unionNoise = noise[a]
@@ -334,20 +315,21 @@ extension ConnectedPatches {
                 noise[a] = unionNoise
                 minimum[a] = pointwiseMin(minimum[a], minimum[b])
                 maximum[a] = pointwiseMax(maximum[a], maximum[b])
-                parent[b] = Int32(a)
+                parent[b] = a
                 merged = true
             }
         }
         // Renumber: the surviving patches keep their order.
         var number = [Int](repeating: -1, count: moments.count)
-        var kept = 0
-        for k in moments.indices where find(k) == k {
-            number[k] = kept
-            kept += 1
+        var roots: [Int] = []
+        for k in moments.indices where UnionFind.root(k, in: &parent) == k {
+            number[k] = roots.count
+            roots.append(k)
         }
-        guard kept < moments.count else { return }
-        for label in regionOfLabel.indices.dropFirst() { regionOfLabel[label] = number[find(regionOfLabel[label])] }
-        let roots = moments.indices.filter { find($0) == $0 }
+        guard roots.count < moments.count else { return }
+        for label in regionOfLabel.indices.dropFirst() {
+            regionOfLabel[label] = number[UnionFind.root(regionOfLabel[label], in: &parent)]
+        }
         moments = roots.map { moments[$0] }
         noise = roots.map { noise[$0] }
         minimum = roots.map { minimum[$0] }

@@ -369,11 +369,6 @@ struct RegionGrowing {
     mutating func mergeCoplanarNeighbours(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration) {
         guard regions.count > 1 else { return }
         var parent = Array(0..<regions.count)
-        func find(_ x: Int) -> Int {
-            var x = x
-            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
-            return x
-        }
         var merged = true
         while merged {
             merged = false
@@ -387,17 +382,17 @@ struct RegionGrowing {
                     guard own >= 0 else { continue }
                     // The right, lower and (at object scale) both lower diagonal neighbours. Most
                     // are in the same region, whose root need not be looked up.
-                    @inline(__always) func note(_ j: Int) {
+                    let right = cx + 1 < grid.columns, below = cy + 1 < grid.rows
+                    @inline(__always) func note(_ j: Int, _ parent: inout [Int], _ pairs: inout Set<SIMD2<Int32>>) {
                         let other = cellRegion[j]
                         guard other >= 0, other != own else { return }
-                        let a = Int32(find(Int(own))), b = Int32(find(Int(other)))
+                        let a = Int32(UnionFind.root(Int(own), in: &parent)), b = Int32(UnionFind.root(Int(other), in: &parent))
                         if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
                     }
-                    let right = cx + 1 < grid.columns, below = cy + 1 < grid.rows
-                    if right { note(i + 1) }
-                    if below { note(i + grid.columns) }
-                    if diagonal && right && below { note(i + grid.columns + 1) }
-                    if diagonal && cx > 0 && below { note(i + grid.columns - 1) }
+                    if right { note(i + 1, &parent, &pairs) }
+                    if below { note(i + grid.columns, &parent, &pairs) }
+                    if diagonal && right && below { note(i + grid.columns + 1, &parent, &pairs) }
+                    if diagonal && cx > 0 && below { note(i + grid.columns - 1, &parent, &pairs) }
                 }
             }
             let sorted = pairs.sorted {
@@ -405,7 +400,7 @@ struct RegionGrowing {
                     > dot(regions[Int($1.x)].plane.normal, regions[Int($1.y)].plane.normal)
             }
             for pair in sorted {
-                let a = find(Int(pair.x)), b = find(Int(pair.y))
+                let a = UnionFind.root(Int(pair.x), in: &parent), b = UnionFind.root(Int(pair.y), in: &parent)
                 guard a != b, RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c) else { continue }
                 regions[a].absorb(regions[b])
                 _ = regions[a].refit()
@@ -417,12 +412,12 @@ struct RegionGrowing {
         // Renumber densely.
         var newIndex = [Int32](repeating: -1, count: regions.count)
         var kept: [CellRegion] = []
-        for r in regions.indices where find(r) == r {
+        for r in regions.indices where UnionFind.root(r, in: &parent) == r {
             newIndex[r] = Int32(kept.count)
             kept.append(regions[r])
         }
         for i in cellRegion.indices where cellRegion[i] >= 0 {
-            cellRegion[i] = newIndex[find(Int(cellRegion[i]))]
+            cellRegion[i] = newIndex[UnionFind.root(Int(cellRegion[i]), in: &parent)]
         }
         regions = kept
     }
