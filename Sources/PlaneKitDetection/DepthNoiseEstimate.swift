@@ -139,10 +139,15 @@ extension DepthNoiseEstimate {
             while x0 + side <= width {
                 defer { x0 += step }
                 // Holes are skipped; a block needs nine in ten of its points measured.
-                let reference = points[(y0 + side / 2) * width + x0 + side / 2]
-                guard CellGrid.isValid(reference) else { continue }
-                let sums = blockSums(points: points, width: width, x0: x0, y0: y0, samples: samples,
-                                     pixelStep: pixelStep, reference: reference)
+                var sums = ShiftedSums(reference: points[(y0 + side / 2) * width + x0 + side / 2])
+                guard CellGrid.isValid(sums.reference) else { continue }
+                for v in stride(from: y0, to: y0 + side, by: pixelStep) {
+                    for u in stride(from: x0, to: x0 + side, by: pixelStep) {
+                        let p = points[v * width + u]
+                        guard CellGrid.isValid(p) else { continue }
+                        sums.add(p)
+                    }
+                }
                 guard 10 * Int(sums.count) >= 9 * samples * samples else { continue }
                 guard let fit = FastPlaneFit(sums.moments) else { continue }
                 let centroid = SIMD3<Float>(fit.centroid)
@@ -186,41 +191,6 @@ extension DepthNoiseEstimate {
                              medianDepth: medianDepth)
         return DepthNoiseEstimate(noise: model, medianDepth: medianDepth, pointSpacing: spacing,
                                   blockCount: blocks.count, isCamera: rays)
-    }
-
-    /// The sums of a block's sampled points: `samples` × `samples` pixels `pixelStep` apart
-    /// from (`x0`, `y0`), four of a row at a time in ``LaneSums``, the lanes past the row's last
-    /// sample masked off. Points without a valid depth are left out, as are (through their
-    /// lanes) points with a valid depth but a non-finite x or y, which ``CellGrid/isValid(_:)``
-    /// refuses too.
-    @inline(__always)
-    static func blockSums(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, x0: Int, y0: Int, samples: Int,
-                          pixelStep: Int, reference: SIMD3<Float>) -> ShiftedSums {
-        var lanes = LaneSums()
-        let stride = MemoryLayout<SIMD3<Float>>.stride
-        let base = UnsafeRawPointer(points.baseAddress!)
-        for row in 0..<samples {
-            let first = (y0 &+ row &* pixelStep) &* width &+ x0
-            var s = 0
-            while s < samples {
-                // Lane k reads sample s + k, clamped to the row's last sample so that no read
-                // leaves the block; the clamped lanes are masked off.
-                let last = samples &- 1
-                @inline(__always) func load(_ k: Int) -> SIMD4<Float> {
-                    base.load(fromByteOffset: (first &+ min(s &+ k, last) &* pixelStep) &* stride, as: SIMD4<Float>.self)
-                }
-                let p0 = load(0), p1 = load(1), p2 = load(2), p3 = load(3)
-                let quad = PointQuad(x: SIMD4(p0.x, p1.x, p2.x, p3.x), y: SIMD4(p0.y, p1.y, p2.y, p3.y),
-                                     z: SIMD4(p0.z, p1.z, p2.z, p3.z))
-                let inside = unsafeBitCast(SIMD4<Int32>(0, 1, 2, 3) .< SIMD4(repeating: Int32(samples &- s)),
-                                           to: SIMD4<Int32>.self)
-                let finite = (quad.x * 0 + quad.y * 0) .== SIMD4<Float>.zero
-                let bits = quad.validity & inside & unsafeBitCast(finite, to: SIMD4<Int32>.self)
-                lanes.add(quad, minus: reference, where: bits)
-                s &+= 4
-            }
-        }
-        return lanes.shifted(reference: reference)
     }
 
     /// σ(z) = c + q·z² through the bins by weighted least squares when depth explains the noise,
