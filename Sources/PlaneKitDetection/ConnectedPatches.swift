@@ -169,8 +169,8 @@ struct ConnectedPatches {
         }
     }
 
-    /// The pairs of kept patches within reach of each other, found from the runs: a run and
-    /// the later runs of its row that start at most `neighbourReach` columns past its end, and
+    /// The pairs of kept patches within reach of each other, found from the runs: a run and the
+    /// later runs of its row that start at most `neighbourReach` columns past its last pixel, and
     /// a run and each run of the `neighbourReach` rows below that overlaps it widened by
     /// `neighbourReach` columns on each side. That is every pair of pixels of two patches at
     /// most `neighbourReach` apart along a row, or along a column with at most that many
@@ -242,7 +242,6 @@ struct ConnectedPatches {
         var lower = SIMD2<Int32>(Int32.max, Int32.max)
         var upper = SIMD2<Int32>(-1, -1)
     }
-
 }
 
 extension ConnectedPatches {

@@ -7,9 +7,10 @@ import PlaneKitGeometry
 /// 2. Each 8-connected patch of a plane is a face of its own, and neighbouring patches that lie
 ///    on one plane are one face (``ConnectedPatches``).
 ///
-/// The refinement's moments, pixel bounds and labels' regions are replaced by the faces', summed over
-/// the points as measured: a smoothed depth staircase labels faces well, but at a fold the
-/// smoothing window mixes both faces, and a plane fitted to the smoothed points there leans.
+/// The refinement's moments, pixel bounds and labels' regions are replaced by the faces',
+/// summed over the points as measured: a smoothed depth staircase labels faces well, but at a
+/// fold the smoothing window mixes both faces, and a plane fitted to the smoothed points there
+/// leans.
 enum FaceLabelling {
     static func label(_ out: UnsafeMutableBufferPointer<UInt16>, refined pixels: inout PixelRefinement,
                       points: UnsafeBufferPointer<SIMD3<Float>>, measuredPoints: UnsafeBufferPointer<SIMD3<Float>>,

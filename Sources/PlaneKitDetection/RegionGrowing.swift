@@ -386,7 +386,8 @@ struct RegionGrowing {
                     @inline(__always) func note(_ j: Int, _ parent: inout [Int], _ pairs: inout Set<SIMD2<Int32>>) {
                         let other = cellRegion[j]
                         guard other >= 0, other != own else { return }
-                        let a = Int32(UnionFind.root(Int(own), in: &parent)), b = Int32(UnionFind.root(Int(other), in: &parent))
+                        let a = Int32(UnionFind.root(Int(own), in: &parent))
+                        let b = Int32(UnionFind.root(Int(other), in: &parent))
                         if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
                     }
                     if right { note(i + 1, &parent, &pairs) }
