@@ -372,8 +372,10 @@ struct RegionGrowing {
         var merged = true
         while merged {
             merged = false
-            // Adjacent pairs of current regions, most parallel first.
-            var pairs = Set<SIMD2<Int32>>()
+            // Adjacent pairs of current regions, most parallel first; equally parallel ones in
+            // the order of their regions, so that the merges do not depend on how a hash table
+            // (seeded per process) would order them.
+            var pairs: [SIMD2<Int32>] = []
             let diagonal = c.splitsDisconnected
             for cy in 0..<grid.rows {
                 for cx in 0..<grid.columns {
@@ -383,12 +385,12 @@ struct RegionGrowing {
                     // The right, lower and (at object scale) both lower diagonal neighbours. Most
                     // are in the same region, whose root need not be looked up.
                     let right = cx + 1 < grid.columns, below = cy + 1 < grid.rows
-                    @inline(__always) func note(_ j: Int, _ parent: inout [Int], _ pairs: inout Set<SIMD2<Int32>>) {
+                    @inline(__always) func note(_ j: Int, _ parent: inout [Int], _ pairs: inout [SIMD2<Int32>]) {
                         let other = cellRegion[j]
                         guard other >= 0, other != own else { return }
                         let a = Int32(UnionFind.root(Int(own), in: &parent))
                         let b = Int32(UnionFind.root(Int(other), in: &parent))
-                        if a != b { pairs.insert(SIMD2(min(a, b), max(a, b))) }
+                        if a != b { pairs.append(SIMD2(min(a, b), max(a, b))) }
                     }
                     if right { note(i + 1, &parent, &pairs) }
                     if below { note(i + grid.columns, &parent, &pairs) }
@@ -396,10 +398,15 @@ struct RegionGrowing {
                     if diagonal && cx > 0 && below { note(i + grid.columns - 1, &parent, &pairs) }
                 }
             }
-            let sorted = pairs.sorted {
-                dot(regions[Int($0.x)].plane.normal, regions[Int($0.y)].plane.normal)
-                    > dot(regions[Int($1.x)].plane.normal, regions[Int($1.y)].plane.normal)
+            pairs.sort { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+            var ranked: [(parallel: Float, pair: SIMD2<Int32>)] = []
+            for (k, pair) in pairs.enumerated() where k == 0 || pair != pairs[k - 1] {
+                ranked.append((dot(regions[Int(pair.x)].plane.normal, regions[Int(pair.y)].plane.normal), pair))
             }
+            // A stable sort: equally parallel pairs stay in the order of their regions.
+            let sorted = ranked.enumerated().sorted {
+                $0.element.parallel != $1.element.parallel ? $0.element.parallel > $1.element.parallel : $0.offset < $1.offset
+            }.map(\.element.pair)
             for pair in sorted {
                 let a = UnionFind.root(Int(pair.x), in: &parent), b = UnionFind.root(Int(pair.y), in: &parent)
                 guard a != b, RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c) else { continue }
