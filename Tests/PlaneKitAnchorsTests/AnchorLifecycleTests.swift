@@ -16,23 +16,23 @@ struct AnchorLifecycleTests {
         Fixtures.rectangle(center: center, width: 0.3, length: 0.3)
     }
 
-    @Test func aSmallSurfaceIsAnnouncedOnItsThirdSightingInFiveFrames() {
+    @Test func aSmallSurfaceIsAnnouncedOnItsFourthSightingInSixFrames() {
         var tracker = PlaneTracker()
-        for frame in 0...1 {
+        for frame in 0...2 {
             let result = tracker.integrate([patch(at: .zero)], view: view, frame: frame)
             #expect(result.changes.isEmpty)
             #expect(result.assignments == [nil])
         }
         #expect(tracker.anchors.isEmpty)
-        let third = tracker.integrate([patch(at: .zero)], view: view, frame: 2)
-        #expect(names(third.changes) == ["added plane-1"])
-        #expect(third.assignments == [PlaneIdentifier(1)])
+        let fourth = tracker.integrate([patch(at: .zero)], view: view, frame: 3)
+        #expect(names(fourth.changes) == ["added plane-1"])
+        #expect(fourth.assignments == [PlaneIdentifier(1)])
         #expect(tracker.anchors.map(\.identifier) == [PlaneIdentifier(1)])
         #expect(tracker.anchors[0].isConfirmed)
     }
 
     @Test func aSurfaceSeenEveryThirdFrameIsNeverAnnounced() {
-        // Frames 0, 3, 6, …: never more than 2 sightings in any 5 frames.
+        // Frames 0, 3, 6, …: never more than 2 sightings in any 6 frames.
         var tracker = PlaneTracker()
         for frame in 0...29 {
             let result = tracker.integrate(frame % 3 == 0 ? [patch(at: .zero)] : [], view: ceilingView, frame: frame)
@@ -91,12 +91,12 @@ struct AnchorLifecycleTests {
         #expect(names(tracker.integrate([floor], view: view, frame: 0).changes) == ["added plane-1"])
         let fragment = Fixtures.rectangle(center: SIMD3(1.25, height, 0), normal: normal,
                                           width: 0.2, length: 0.2)
-        for frame in 1...2 {
+        for frame in 1...3 {
             #expect(tracker.integrate([floor, fragment], view: view, frame: frame).assignments == [PlaneIdentifier(1), nil])
         }
-        let third = tracker.integrate([floor, fragment], view: view, frame: 3)
-        #expect(names(third.changes).contains("added plane-2") == !joins)
-        #expect(third.assignments == [PlaneIdentifier(1), PlaneIdentifier(joins ? 1 : 2)])
+        let fourth = tracker.integrate([floor, fragment], view: view, frame: 4)
+        #expect(names(fourth.changes).contains("added plane-2") == !joins)
+        #expect(fourth.assignments == [PlaneIdentifier(1), PlaneIdentifier(joins ? 1 : 2)])
         #expect(tracker.anchors.count == (joins ? 1 : 2))
         #expect(tracker.candidateCount == 0)
     }
@@ -119,17 +119,18 @@ struct AnchorLifecycleTests {
 
     @Test func whenTwoAnchorsMergeTheOneAnnouncedFirstKeepsItsIdentifier() {
         var tracker = PlaneTracker()
-        // X is first seen in frame 0 but confirmed only in frame 3 (plane-2); Y, 1 m², is
+        // X is first seen in frame 0 but confirmed only in frame 4 (plane-2); Y, 1 m², is
         // confirmed at its first sight in frame 1 (plane-1).
         let x = patch(at: SIMD3(-1, 0, 0))
         let y = Fixtures.rectangle(center: SIMD3(1, 0, 0), width: 1, length: 1)
         _ = tracker.integrate([x], view: ceilingView, frame: 0)
         #expect(names(tracker.integrate([y], view: ceilingView, frame: 1).changes) == ["added plane-1"])
         _ = tracker.integrate([x], view: ceilingView, frame: 2)
-        #expect(names(tracker.integrate([x], view: ceilingView, frame: 3).changes) == ["added plane-2"])
+        _ = tracker.integrate([x], view: ceilingView, frame: 3)
+        #expect(names(tracker.integrate([x], view: ceilingView, frame: 4).changes) == ["added plane-2"])
         // A sighting spanning both: plane-1, announced first, keeps its identifier.
         let bridge = Fixtures.rectangle(center: SIMD3(0, 0, 0), width: 2.3, length: 0.3)
-        let merged = tracker.integrate([bridge], view: ceilingView, frame: 4)
+        let merged = tracker.integrate([bridge], view: ceilingView, frame: 5)
         #expect(names(merged.changes) == ["removed plane-2 into plane-1", "updated plane-1"])
         #expect(tracker.anchors.map(\.identifier) == [PlaneIdentifier(1)])
     }
@@ -138,7 +139,7 @@ struct AnchorLifecycleTests {
         var session = Session()
         let centre = SIMD2<Float>(319.5, 239.5)
         let table = Fixtures.rectangle(center: SIMD3(0, 0.75, 0), width: 0.4, length: 0.4)
-        for frame in 0...1 {
+        for frame in 0...2 {
             let events = session.integrate([table], camera: Fixtures.overhead, timestamp: Double(frame) / 30)
             #expect(events.allSatisfy { $0.plane == nil })
             #expect(session.planes.isEmpty)
@@ -146,7 +147,7 @@ struct AnchorLifecycleTests {
             #expect(session.focus.state != .onPlane)
             #expect(session.latestAssignments == [nil])
         }
-        let events = session.integrate([table], camera: Fixtures.overhead, timestamp: 2 / 30)
+        let events = session.integrate([table], camera: Fixtures.overhead, timestamp: 3 / 30)
         #expect(events.compactMap { $0.plane == nil ? nil : $0.name } == ["planeAdded"])
         let hits = session.raycast(pixel: centre, targets: .existingPlaneGeometry)
         #expect(hits.map(\.planeIdentifier) == [PlaneIdentifier(1)])

@@ -49,12 +49,15 @@ struct PlaneTrackerTests {
         let table = Fixtures.rectangle(center: SIMD3(0.2, 0.75, 0.2), width: 0.5, length: 0.5)
         let farPatch = Fixtures.rectangle(center: SIMD3(2.5, 0, 0), width: 1, length: 1)   // 1.5 m gap
         let result = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: 0)
-        // The 1 m² surfaces are announced at once, the 0.25 m² table top at its third sighting.
+        // The 1 m² surfaces are announced at once, the 0.25 m² table top at its fourth sighting.
         #expect(names(result.changes) == ["added plane-1", "added plane-2", "added plane-3"])
         #expect(result.assignments == [PlaneIdentifier(1), PlaneIdentifier(2), nil, PlaneIdentifier(3)])
-        _ = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: 1)
-        let third = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: 2)
-        #expect(names(third.changes) == ["added plane-4"])
+        for frame in 1...2 {
+            let earlier = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: frame)
+            #expect(earlier.assignments[2] == nil, "frame \(frame)")
+        }
+        let fourth = tracker.integrate([floor, wall, table, farPatch], view: ceilingView, frame: 3)
+        #expect(names(fourth.changes) == ["added plane-4"])
         #expect(tracker.anchors.map(\.plane.alignment) == [.horizontal, .vertical, .horizontal, .horizontal])
         #expect(abs(tracker.anchors[3].center.y - 0.75) < 1e-4)   // plane-4 is the table top
     }
@@ -203,9 +206,10 @@ struct PlaneTrackerTests {
         let next = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0.1), width: 1, length: 0.3)], view: view, frame: 1)
         #expect(next.assignments == [nil])
         #expect(tracker.candidateCount == 1 && tracker.anchors.isEmpty)
-        // … so the third confirms it.
-        let third = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0.1), width: 1, length: 0.3)], view: view, frame: 2)
-        #expect(third.assignments == [PlaneIdentifier(1)])
+        // … so the fourth confirms it.
+        _ = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0.1), width: 1, length: 0.3)], view: view, frame: 2)
+        let fourth = tracker.integrate([Fixtures.rectangle(center: SIMD3(0, 0.75, 0.1), width: 1, length: 0.3)], view: view, frame: 3)
+        #expect(fourth.assignments == [PlaneIdentifier(1)])
         #expect(tracker.anchors.count == 1 && tracker.candidateCount == 0)
     }
 

@@ -39,8 +39,10 @@ struct RealWalkAnchorTests {
         return churn.figures(alive: session.planes)
     }
 
-    /// 20 `planeAdded` for 17 anchors alive, 3 merged away; before fragments joined the surface
-    /// they belong to, 31 for 20, 11 merged away.
+    /// 19 `planeAdded` for 17 anchors alive, 2 merged away. Before candidates needed 4 sightings
+    /// in 6 frames (3 in 5), 20 for 17 and 3 merged away: a fragment that lives for three
+    /// frames before it merges was announced. Before fragments joined the surface they belong
+    /// to, 31 for 20, 11 merged away.
     @Test func fewAnnouncementsPerAnchorAndOneFloor() throws {
         let f = try Self.figures.get()
         print("frames 0–\(Self.frameCount - 1): \(f)")
@@ -48,7 +50,7 @@ struct RealWalkAnchorTests {
         #expect(f.alive >= 15)
         // … and few of them were announced as fragments first.
         #expect(f.added <= 2 * f.alive)
-        #expect(f.removed <= 5)
+        #expect(f.removed <= 2)
         #expect(f.floors == 1)
         #expect(f.invalidReadingAnchors == 0)
     }
