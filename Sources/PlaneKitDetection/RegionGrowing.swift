@@ -364,6 +364,11 @@ struct RegionGrowing {
         return true
     }
 
+    /// `true` when the pair of regions `a` comes before `b`: by first region, then by second.
+    static func inRegionOrder(_ a: SIMD2<Int32>, _ b: SIMD2<Int32>) -> Bool {
+        a.x != b.x ? a.x < b.x : a.y < b.y
+    }
+
     /// Merges adjacent regions that are one plane (a region can stop growing at a noisy cell and
     /// a second seed then grows the rest), then renumbers the regions densely.
     mutating func mergeCoplanarNeighbours(grid: CellGrid, configuration c: OrganizedPlaneDetector.Configuration) {
@@ -398,16 +403,13 @@ struct RegionGrowing {
                     if diagonal && cx > 0 && below { note(i + grid.columns - 1, &parent, &pairs) }
                 }
             }
-            pairs.sort { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+            pairs.sort(by: RegionGrowing.inRegionOrder)
             var ranked: [(parallel: Float, pair: SIMD2<Int32>)] = []
             for (k, pair) in pairs.enumerated() where k == 0 || pair != pairs[k - 1] {
                 ranked.append((dot(regions[Int(pair.x)].plane.normal, regions[Int(pair.y)].plane.normal), pair))
             }
-            // A stable sort: equally parallel pairs stay in the order of their regions.
-            let sorted = ranked.enumerated().sorted {
-                $0.element.parallel != $1.element.parallel ? $0.element.parallel > $1.element.parallel : $0.offset < $1.offset
-            }.map(\.element.pair)
-            for pair in sorted {
+            ranked.sort { $0.parallel != $1.parallel ? $0.parallel > $1.parallel : RegionGrowing.inRegionOrder($0.pair, $1.pair) }
+            for (_, pair) in ranked {
                 let a = UnionFind.root(Int(pair.x), in: &parent), b = UnionFind.root(Int(pair.y), in: &parent)
                 guard a != b, RegionGrowing.areCoplanar(regions[a], regions[b], configuration: c) else { continue }
                 regions[a].absorb(regions[b])
