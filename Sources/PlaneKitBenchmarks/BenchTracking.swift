@@ -103,6 +103,9 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Register each frame against the surface fused from the frames tracked so far instead of the nearest keyframe (CameraTracker.Configuration.registersAgainstFusedSurface).")
     var fusedSurface = false
 
+    @Flag(help: "Do not learn and correct the camera's fixed-pattern depth error while tracking (CameraTracker.Configuration.calibratesDepth), to see what it does.")
+    var withoutDepthCalibration = false
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -136,7 +139,10 @@ struct BenchTracking: ParsableCommand {
         }
         var reports: [TrackingBenchReport] = []
         for (number, walk) in walks.enumerated() {
-            var (report, poses) = try BenchTracking.trackPlaneKit(walk, fusedSurface: fusedSurface, perFrame: perFrame && !json)
+            var configuration = CameraTracker.Configuration()
+            configuration.registersAgainstFusedSurface = fusedSurface
+            configuration.calibratesDepth = !withoutDepthCalibration
+            var (report, poses) = try BenchTracking.trackPlaneKit(walk, configuration: configuration, perFrame: perFrame && !json)
             if let trajectory {
                 let path = trajectory.split(separator: "{walk}", omittingEmptySubsequences: false).joined(separator: String(number + 1))
                 do {
@@ -163,10 +169,8 @@ struct BenchTracking: ParsableCommand {
     /// position error and tracking state. A recorded frame that cannot be read is one warning
     /// and is left out (of the tracking and of the error; its pose in the returned list, one
     /// per frame of the walk, is `nil`).
-    static func trackPlaneKit(_ walk: TrackingWalk, fusedSurface: Bool = false, perFrame: Bool = false) throws
+    static func trackPlaneKit(_ walk: TrackingWalk, configuration: CameraTracker.Configuration, perFrame: Bool = false) throws
         -> (TrackingBenchReport, [Transform?]) {
-        var configuration = CameraTracker.Configuration()
-        configuration.registersAgainstFusedSurface = fusedSurface
         var tracker = CameraTracker(configuration: configuration)
         let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
@@ -189,7 +193,7 @@ struct BenchTracking: ParsableCommand {
             times.append((ContinuousClock.now - start).milliseconds)
             // A session detects planes in every frame anyway; a new keyframe takes them (not timed).
             if tracker.madeKeyframe {
-                var cloud = frame.cloud
+                var cloud = tracker.correctedFrame ?? frame.cloud
                 cloud.intrinsics = frame.intrinsics
                 tracker.refineKeyframe(with: try detector.detect(in: cloud))
             }
@@ -214,7 +218,8 @@ struct BenchTracking: ParsableCommand {
             }
         }
         let report = TrackingBenchReport(walk: walk.name + (walk.hasGravity ? (walk.usesGravity ? " (gravity)" : " (depth alone)") : "")
-                                           + (fusedSurface ? " (fused surface)" : ""),
+                                           + (configuration.registersAgainstFusedSurface ? " (fused surface)" : "")
+                                           + (configuration.calibratesDepth ? "" : " (no depth calibration)"),
                                          frames: estimated.count, keyframes: tracker.keyframeCount,
                                          medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
                                          maximumError: error?.maximum ?? .nan, rigidFitRMSE: error?.rigidFitRMSE ?? .nan,

@@ -147,6 +147,22 @@ struct DepthKeyframe: Sendable {
         }
     }
 
+    /// Moves the keyframe's points from the depth correction they were made with (`old`, none
+    /// when `nil`) to `new`: each along its ray by the ratio of the two factors at its pixel.
+    /// Normals are kept: a correction changes by a fraction of a percent across a cell, which
+    /// turns a normal by far less than its noise.
+    mutating func recorrect(from old: DepthCorrection?, to new: DepthCorrection?) {
+        let step = Float(reduction), w = width
+        vertices.withUnsafeMutableBufferPointer { vs in
+            for v in 0..<height {
+                for u in 0..<w where vs[v * w + u].z > 0 {
+                    let x = Float(u) * step, y = Float(v) * step
+                    vs[v * w + u] *= (new?.factor(u: x, v: y) ?? 1) / (old?.factor(u: x, v: y) ?? 1)
+                }
+            }
+        }
+    }
+
     /// Replaces the points and normals of grid cells on a detected plane by the plane itself:
     /// the normal of the plane's fit over thousands of points, and the point where the cell's
     /// pixel ray meets the plane. The model is then the measured surface without its noise, so

@@ -66,7 +66,7 @@ public struct StreamProcessor: Sendable {
         case .frame(let frame):
             // Let go of the last cloud first, so the decoder refills its storage in place.
             latestCloud = nil
-            let cloud = decoder.pointCloud(from: frame, defaultMaxDepth: defaultMaxDepth)
+            var cloud = decoder.pointCloud(from: frame, defaultMaxDepth: defaultMaxDepth)
             // An xyz32f frame may come without a camera model (a PCD has none): fit one to its points.
             guard let intrinsics = cloud.intrinsics ?? frame.intrinsics ?? cloud.estimatedIntrinsics() else {
                 throw ProcessingProblem("an xyz32f frame with no intrinsics and too few valid points to fit them; give \"intrinsics\"")
@@ -83,6 +83,8 @@ public struct StreamProcessor: Sendable {
                 ? cameraTracker.follow(givenPose: frame.pose, timestamp: frame.timestamp)
                 : cameraTracker.track(frame: cloud, intrinsics: intrinsics, gravity: frame.gravity,
                                       acceleration: frame.acceleration, timestamp: frame.timestamp)
+            // Planes from the depth as the tracker corrected it, so that they agree with the track.
+            if !frame.isPoseGiven, let corrected = cameraTracker.correctedFrame { cloud = corrected }
             // In the map's world once relocalized (the identity until then).
             let worldPose = mapTracking.worldPose(camera.transform)
             let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose,

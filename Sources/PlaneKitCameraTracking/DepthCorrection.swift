@@ -1,0 +1,128 @@
+import PlaneKitGeometry
+import PlaneKitInput
+
+/// A depth camera's fixed-pattern depth error, as a correction: a coarse grid over the image of
+/// depth multipliers, bilinear between cell centres. A point at pixel (u, v) is moved along its
+/// viewing ray to `(1 + m(u, v))` times its measured distance.
+///
+/// Structured-light cameras (a Kinect, an Xtion) measure depth from the shift of a projected
+/// pattern, and lens and pattern distortion leave an error that depends on where in the image
+/// a surface is seen: a few tenths of a percent to a percent of the depth, smooth across the
+/// image. A wall seen first at the left of the view and then at the right does not lie where it
+/// did, and registration follows it: the camera's turns come out short or long. The grid is
+/// learned from the camera's own tracked frames (``DepthSelfCalibration``).
+public struct DepthCorrection: Sendable, Equatable {
+    /// The image size the grid spans, in pixels.
+    public let imageWidth: Int, imageHeight: Int
+    /// Grid columns and rows.
+    public let columns: Int, rows: Int
+    /// The multiplier less one, `m`, per cell, row after row (`rows × columns`).
+    public let multipliers: [Float]
+
+    /// A correction from its cells: `multipliers` holds `rows × columns` finite values, or `nil`
+    /// when the sizes are not positive or the values do not fill the grid.
+    public init?(imageWidth: Int, imageHeight: Int, columns: Int, rows: Int, multipliers: [Float]) {
+        guard imageWidth > 0, imageHeight > 0, columns > 0, rows > 0, columns.multipliedReportingOverflow(by: rows) == (multipliers.count, false),
+              multipliers.allSatisfy(\.isFinite) else { return nil }
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.columns = columns
+        self.rows = rows
+        self.multipliers = multipliers
+    }
+
+    /// `true` when every multiplier is exactly 1 (no cell moves any depth).
+    public var isIdentity: Bool { multipliers.allSatisfy { $0 == 0 } }
+
+    /// The largest correction, `max |m|` over the cells (0.01 is one percent of the depth).
+    public var largestCorrection: Float { multipliers.map(abs).max() ?? 0 }
+
+    /// The factor `1 + m` at pixel (`u`, `v`): bilinear between cell centres, constant beyond
+    /// the outer centres.
+    public func factor(u: Float, v: Float) -> Float {
+        let across = Self.interpolation(u, cells: columns, cellSize: Float(imageWidth) / Float(columns))
+        let down = Self.interpolation(v, cells: rows, cellSize: Float(imageHeight) / Float(rows))
+        return blend(across, down)
+    }
+
+    /// `1 + m` between the four cells of `across` (two columns and the second's weight) and
+    /// `down` (two rows and the second's weight).
+    @inline(__always)
+    private func blend(_ across: (Int, Int, Float), _ down: (Int, Int, Float)) -> Float {
+        let (c0, c1, fu) = across, (r0, r1, fv) = down
+        // Rows first, then along the row, in the order ``apply(to:)`` takes.
+        let left = multipliers[r0 * columns + c0] * (1 - fv) + multipliers[r1 * columns + c0] * fv
+        let right = multipliers[r0 * columns + c1] * (1 - fv) + multipliers[r1 * columns + c1] * fv
+        return 1 + left * (1 - fu) + right * fu
+    }
+
+    /// The two cells around `x` (pixel coordinate of the pixel's centre at `x + 0.5`) and the
+    /// weight of the second.
+    @inline(__always)
+    private static func interpolation(_ x: Float, cells: Int, cellSize: Float) -> (Int, Int, Float) {
+        let position = min(max((x + 0.5) / cellSize - 0.5, 0), Float(cells - 1))
+        let first = min(Int(position), max(cells - 2, 0))
+        return (first, min(first + 1, cells - 1), position - Float(first))
+    }
+
+    /// Moves every point of an organized cloud of the grid's size along its ray by its pixel's
+    /// factor. Holes stay holes. A cloud of another size is left as it is.
+    public func apply(to cloud: inout PointCloud) {
+        guard cloud.width == imageWidth, cloud.height == imageHeight else { return }
+        cloud.points.withUnsafeMutableBufferPointer { correct(nil, into: $0) }
+    }
+
+    /// Writes `source`'s points, corrected, into `target` (both `imageWidth × imageHeight`),
+    /// reusing `target`'s storage: a tracker corrects every frame into the same buffer instead
+    /// of allocating a frame's worth of memory each time.
+    func apply(from source: PointCloud, to target: inout ContiguousArray<SIMD3<Float>>) {
+        guard source.width == imageWidth, source.height == imageHeight else { return }
+        if target.count != source.points.count { target = source.points }
+        source.points.withUnsafeBufferPointer { input in
+            target.withUnsafeMutableBufferPointer { correct(input, into: $0) }
+        }
+    }
+
+    /// The correction of `source` (or of `target` itself when `source` is `nil`) into `target`.
+    private func correct(_ source: UnsafeBufferPointer<SIMD3<Float>>?, into target: UnsafeMutableBufferPointer<SIMD3<Float>>) {
+        let width = imageWidth, columns = columns, cellWidth = Float(imageWidth) / Float(columns)
+        let cellHeight = Float(imageHeight) / Float(rows)
+        // Each column's two cells and weight are the same on every row: worked out once.
+        var first = ContiguousArray<Int>(repeating: 0, count: width), second = first
+        var weight = ContiguousArray<Float>(repeating: 0, count: width)
+        for u in 0..<width { (first[u], second[u], weight[u]) = Self.interpolation(Float(u), cells: columns, cellSize: cellWidth) }
+        var rowCells = ContiguousArray<Float>(repeating: 0, count: columns)
+        var factors = ContiguousArray<Float>(repeating: 1, count: width)
+        let input = source ?? UnsafeBufferPointer(target)
+        first.withUnsafeBufferPointer { first in
+        second.withUnsafeBufferPointer { second in
+        weight.withUnsafeBufferPointer { weight in
+        rowCells.withUnsafeMutableBufferPointer { rowCells in
+        factors.withUnsafeMutableBufferPointer { factors in
+            for v in 0..<imageHeight {
+                // The row's multipliers at the cells' centre columns, then along the row.
+                let (r0, r1, fv) = Self.interpolation(Float(v), cells: rows, cellSize: cellHeight)
+                for c in 0..<columns { rowCells[c] = multipliers[r0 * columns + c] * (1 - fv) + multipliers[r1 * columns + c] * fv }
+                for u in 0..<width { factors[u] = 1 + rowCells[first[u]] * (1 - weight[u]) + rowCells[second[u]] * weight[u] }
+                // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
+                let from = UnsafeRawPointer(input.baseAddress! + v &* width), to = UnsafeMutableRawPointer(target.baseAddress! + v &* width)
+                for u in 0..<width {
+                    let offset = u &* MemoryLayout<SIMD3<Float>>.stride
+                    to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factors[u], toByteOffset: offset,
+                                  as: SIMD4<Float>.self)
+                }
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// The cloud with ``apply(to:)`` done.
+    public func applied(to cloud: PointCloud) -> PointCloud {
+        var corrected = cloud
+        apply(to: &corrected)
+        return corrected
+    }
+}
