@@ -56,6 +56,10 @@ public func planekitSessionCreate(_ options: UnsafePointer<planekit_session_opti
                 throw APIFailure.invalid("fused_surface must be 0 or 1, got \(options.fused_surface)")
             }
             tracking.registersAgainstFusedSurface = options.fused_surface == 1
+            guard options.no_depth_calibration == 0 || options.no_depth_calibration == 1 else {
+                throw APIFailure.invalid("no_depth_calibration must be 0 or 1, got \(options.no_depth_calibration)")
+            }
+            tracking.calibratesDepth = options.no_depth_calibration == 0
         }
         out.pointee = handle(SessionBox(processor: StreamProcessor(configuration: configuration, defaultMaxDepth: maxDepth,
                                                                    tracking: tracking)))

@@ -233,22 +233,24 @@ static void check_session(const planekit_cloud_info *info, const planekit_detect
     planekit_session_free(second);
     planekit_session_free(session);
 
-    // Tracking against the fused surface: the same view twice without a pose is tracked, and a
-    // flag other than 0 or 1 is refused.
-    planekit_session_options fused = {.fused_surface = 1};
-    planekit_session *tracked = NULL;
-    CHECK(planekit_session_create(&fused, &tracked) == PLANEKIT_OK, "session_create with fused_surface");
-    for (int frame = 0; frame < 2; frame++) {
-        planekit_frame_info extras = {.timestamp = frame / 30.0, .pose = NULL, .gravity = NULL};
-        CHECK(planekit_session_update_u16(tracked, depth, 640, 480, &info->intrinsics, 0.001f, &extras, &events) == PLANEKIT_OK,
-              "fused frame %d", frame);
+    // Each tracking option (against the fused surface; without learning the depth pattern): the
+    // same view twice without a pose is tracked, and a flag other than 0 or 1 is refused.
+    const planekit_session_options tracking[] = {{.fused_surface = 1}, {.no_depth_calibration = 1}};
+    const planekit_session_options odd[] = {{.fused_surface = 2}, {.no_depth_calibration = -1}};
+    for (int option = 0; option < 2; option++) {
+        planekit_session *tracked = NULL;
+        CHECK(planekit_session_create(&tracking[option], &tracked) == PLANEKIT_OK, "session_create with option %d", option);
+        for (int frame = 0; frame < 2; frame++) {
+            planekit_frame_info extras = {.timestamp = frame / 30.0, .pose = NULL, .gravity = NULL};
+            CHECK(planekit_session_update_u16(tracked, depth, 640, 480, &info->intrinsics, 0.001f, &extras, &events) == PLANEKIT_OK,
+                  "option %d, frame %d", option, frame);
+        }
+        CHECK(events && strstr(events, "\"tracking\":\"normal\""), "option %d, the second frame: %s", option, events ? events : "(none)");
+        planekit_session_free(tracked);
+        planekit_session *refused = (planekit_session *)1;
+        CHECK_FAILS(planekit_session_create(&odd[option], &refused), PLANEKIT_INVALID_ARGUMENT);
+        CHECK(refused == NULL, "a refused session left a handle");
     }
-    CHECK(events && strstr(events, "\"tracking\":\"normal\""), "the second fused frame: %s", events ? events : "(none)");
-    planekit_session_free(tracked);
-    planekit_session_options odd = {.fused_surface = 2};
-    planekit_session *refused = (planekit_session *)1;
-    CHECK_FAILS(planekit_session_create(&odd, &refused), PLANEKIT_INVALID_ARGUMENT);
-    CHECK(refused == NULL, "a refused session left a handle");
     free(depth);
 }
 

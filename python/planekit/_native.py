@@ -10,7 +10,7 @@ from ctypes import POINTER, c_char, c_char_p, c_double, c_float, c_int32, c_int6
 from pathlib import Path
 
 #: The API version this binding was written for (PLANEKIT_API_VERSION).
-API_VERSION = 2
+API_VERSION = 3
 
 LIBRARY_NAME = "libPlaneKitC.so"
 PCL_BRIDGE_NAME = "libPlaneKitPCLBridge.so"
@@ -70,7 +70,8 @@ class Plane(ctypes.Structure):
 
 
 class SessionOptions(ctypes.Structure):
-    _fields_ = [("up", c_float * 3), ("sensor", c_int32), ("max_depth", c_float), ("fused_surface", c_int32)]
+    _fields_ = [("up", c_float * 3), ("sensor", c_int32), ("max_depth", c_float), ("fused_surface", c_int32),
+                ("no_depth_calibration", c_int32)]
 
 
 class FrameInfo(ctypes.Structure):

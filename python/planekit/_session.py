@@ -48,12 +48,14 @@ class Session:
     without one, and then the camera is tracked from the depth; `gravity` (the accelerometer's
     down, camera coordinates) helps tracking. `fused_surface=True` tracks such frames against the
     surface fused from the frames before them instead of the nearest keyframe (`planekit stream
-    --fused-surface`; docs/tracking.md says when each does better). Use as a context manager or
-    call `close()`.
+    --fused-surface`; docs/tracking.md says when each does better). While tracking, the session
+    learns the depth camera's fixed-pattern error and corrects later frames (a Kinect's depth errs
+    by up to about 1 % across the image); `depth_calibration=False` turns that off. Use as a
+    context manager or call `close()`.
     """
 
     def __init__(self, *, up: Sequence[float] = (0, 1, 0), sensor: str = "auto", max_depth: Optional[float] = None,
-                 fused_surface: bool = False):
+                 fused_surface: bool = False, depth_calibration: bool = True):
         options = _native.SessionOptions()
         options.up[:] = _arrays.vector3(up, "up")
         options.sensor = sensor_code(sensor)
@@ -61,6 +63,9 @@ class Session:
         if not isinstance(fused_surface, bool):
             raise TypeError(f"fused_surface must be True or False, got {fused_surface!r}")
         options.fused_surface = int(fused_surface)
+        if not isinstance(depth_calibration, bool):
+            raise TypeError(f"depth_calibration must be True or False, got {depth_calibration!r}")
+        options.no_depth_calibration = int(not depth_calibration)
         self._handle = create(lambda out: lib.planekit_session_create(ctypes.byref(options), out),
                               lib.planekit_session_free)
         self._timestamp: Optional[float] = None

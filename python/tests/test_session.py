@@ -68,16 +68,17 @@ def test_frames_without_a_pose_are_tracked_with_gravity(sample):
     np.testing.assert_allclose(second[0]["transform"]["columnMajor"][12:15], first[0]["transform"]["columnMajor"][12:15], atol=0.01)
 
 
-def test_frames_without_a_pose_are_tracked_against_the_fused_surface(sample):
+@pytest.mark.parametrize("option, value, not_a_bool", [("fused_surface", True, "yes"), ("depth_calibration", False, 1)])
+def test_frames_without_a_pose_are_tracked_with_each_tracking_option(sample, option, value, not_a_bool):
     millimetres = np.round(sample.depth * 1000).astype(np.uint16)
-    with planekit.Session(fused_surface=True) as session:
+    with planekit.Session(**{option: value}) as session:
         frames = [session.update(millimetres, sample.intrinsics) for _ in range(3)]
     cameras = [frame[0] for frame in frames]
     assert [camera["tracking"] for camera in cameras[1:]] == ["normal", "normal"]
     # The same view three times: the camera has not moved.
     np.testing.assert_allclose(cameras[2]["transform"]["columnMajor"][12:15], cameras[0]["transform"]["columnMajor"][12:15], atol=0.005)
     with pytest.raises(TypeError):
-        planekit.Session(fused_surface="yes")
+        planekit.Session(**{option: not_a_bool})
 
 
 def test_refused_frames_and_commands_raise(sample):

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /** The version of this header. planekit_version() returns the library's; they must be equal. */
-#define PLANEKIT_API_VERSION 2
+#define PLANEKIT_API_VERSION 3
 
 /** What a call did: 0 for success, otherwise the kind of failure (planekit_last_error() says more). */
 typedef int32_t planekit_status;
@@ -241,6 +241,9 @@ typedef struct {
     int32_t fused_surface; /**< 1: track frames without a pose against the surface fused from the
                                 frames before them, as `planekit stream --fused-surface`; 0: against
                                 the nearest keyframe (docs/tracking.md says when each does better) */
+    int32_t no_depth_calibration; /**< 1: do not learn and correct the depth camera's fixed-pattern
+                                       error while tracking, as `planekit stream
+                                       --without-depth-calibration`; 0: learn it (docs/tracking.md) */
 } planekit_session_options;
 
 planekit_status planekit_session_create(const planekit_session_options *options, planekit_session **out);
