@@ -200,16 +200,14 @@ public struct CameraTracker: Sendable {
             depthCorrection = learned
         }
         var corrected = frame
-        if let depthCorrection {
-            // Into the previous frame's corrected points, so that no frame-sized buffer is
-            // allocated per frame (the caller has let go of the previous corrected frame).
-            var points = correctedFrame?.points ?? []
-            correctedFrame = nil
-            depthCorrection.apply(from: frame, to: &points)
+        // Into the previous frame's corrected points, so that no frame-sized buffer is allocated
+        // per frame (the caller has let go of the previous corrected frame). A frame of another
+        // size than the one the correction was learned for goes uncorrected.
+        var points = correctedFrame?.points ?? []
+        correctedFrame = nil
+        if let depthCorrection, depthCorrection.apply(from: frame, to: &points) {
             corrected.points = points
             correctedFrame = corrected
-        } else {
-            correctedFrame = nil
         }
         let estimate = corrected.points.withUnsafeBufferPointer { points in
             track(points: points, width: frame.width, height: frame.height, intrinsics: intrinsics, up: gravity.map { -$0 } ?? floorUp,

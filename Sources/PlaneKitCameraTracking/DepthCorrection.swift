@@ -72,15 +72,16 @@ public struct DepthCorrection: Sendable, Equatable {
         cloud.points.withUnsafeMutableBufferPointer { correct(nil, into: $0) }
     }
 
-    /// Writes `source`'s points, corrected, into `target` (both `imageWidth × imageHeight`),
-    /// reusing `target`'s storage: a tracker corrects every frame into the same buffer instead
-    /// of allocating a frame's worth of memory each time.
-    func apply(from source: PointCloud, to target: inout ContiguousArray<SIMD3<Float>>) {
-        guard source.width == imageWidth, source.height == imageHeight else { return }
+    /// Writes `source`'s points, corrected, into `target`, reusing `target`'s storage: a tracker
+    /// corrects every frame into the same buffer instead of allocating a frame's worth of memory
+    /// each time. `false`, with `target` untouched, when `source` is not `imageWidth × imageHeight`.
+    func apply(from source: PointCloud, to target: inout ContiguousArray<SIMD3<Float>>) -> Bool {
+        guard source.width == imageWidth, source.height == imageHeight else { return false }
         if target.count != source.points.count { target = source.points }
         source.points.withUnsafeBufferPointer { input in
             target.withUnsafeMutableBufferPointer { correct(input, into: $0) }
         }
+        return true
     }
 
     /// The correction of `source` (or of `target` itself when `source` is `nil`) into `target`.

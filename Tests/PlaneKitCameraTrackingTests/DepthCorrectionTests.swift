@@ -53,11 +53,15 @@ struct DepthCorrectionTests {
         #expect(corrected.points[3 * 40 + 7].z.isNaN)
         // Into a buffer the tracker reuses: the same result.
         var reused = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: points.count)
-        Self.grid.apply(from: cloud, to: &reused)
+        #expect(Self.grid.apply(from: cloud, to: &reused))
         #expect(zip(reused, corrected.points).allSatisfy { $0 == $1 || ($0.z.isNaN && $1.z.isNaN) })
         // A cloud of another size is left as it came.
         let other = try PointCloud(width: 30, height: 40, points: points)
         #expect(zip(Self.grid.applied(to: other).points, points).allSatisfy { $0 == $1 || ($0.z.isNaN && $1.z.isNaN) })
+        // …and is not written into a reused buffer, which keeps what it held.
+        let before = reused
+        #expect(!Self.grid.apply(from: other, to: &reused))
+        #expect(zip(reused, before).allSatisfy { $0 == $1 || ($0.z.isNaN && $1.z.isNaN) })
     }
 
     /// A fixed depth pattern put into a generated walk's frames (a bowl, +1.6 % at the image
