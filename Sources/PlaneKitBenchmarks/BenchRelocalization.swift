@@ -210,8 +210,14 @@ struct BenchRelocalization: ParsableCommand {
             times.append((ContinuousClock.now - start).milliseconds)
             if let log, let attempt = mapping.lastAttempt {
                 print("  \(log) frame \(k): \(attempt.summary)")
-                if let truth, tracked == nil, let check = mapping.check(mapFromSession: truth, session: session, cloud: f.cloud) {
-                    print("  \(log) frame \(k) under the true offset: \(check.summary)")
+                if let truth, tracked == nil, let check = mapping.check(mapFromSession: truth, session: session, cloud: f.cloud),
+                   let points = mapping.checkPoints(mapFromSession: truth, session: session, cloud: f.cloud) {
+                    var line = "  \(log) frame \(k) under the true offset: \(check.summary); by points: \(points.summary)"
+                    if let found = attempt.pointRegistration {
+                        let (position, angle) = error(found, truth, at: f.pose.translation)
+                        line += CFormat.string("; the points' registration is %.1f cm, %.2f° off", position * 100, angle * 180 / .pi)
+                    }
+                    print(line)
                 }
             }
             if let (found, _) = tracked {

@@ -40,9 +40,8 @@ struct MapPointRegistration: Sendable {
     let points: [SIMD3<Float>], normals: [SIMD3<Float>]
     /// The map's keyframes (map-from-camera)…
     let keyframes: [Transform]
-    /// …and the points each could see: in front of it within 6 m, inside a cone wider than any
-    /// depth camera's view by a 15° turn on each side, facing it. A registration from a
-    /// keyframe draws only these.
+    /// …and the points each could see (``visible(from:points:normals:)``): a registration from
+    /// a keyframe draws only these.
     private let visible: [[Int32]]
 
     /// A registration against `points` and `normals` (map world), from the map's `keyframes`.
@@ -50,17 +49,21 @@ struct MapPointRegistration: Sendable {
         self.points = points
         self.normals = normals
         self.keyframes = keyframes
-        visible = keyframes.map { keyframe in
-            let toCamera = keyframe.inverse
-            var indices: [Int32] = []
-            for (k, (point, normal)) in zip(points, normals).enumerated() {
-                let p = toCamera.apply(toPoint: point)
-                guard p.z > 0.1, p.z < 6, abs(p.x) < p.z, abs(p.y) < 0.8 * p.z,
-                      dot(toCamera.apply(toDirection: normal), p) < 0 else { continue }
-                indices.append(Int32(k))
-            }
-            return indices
+        visible = keyframes.map { Self.visible(from: $0, points: points, normals: normals) }
+    }
+
+    /// The points a camera at `camera` (map-from-camera) could see: in front of it within 6 m,
+    /// inside a cone wider than any depth camera's view by a 15° turn on each side, facing it.
+    private static func visible(from camera: Transform, points: [SIMD3<Float>], normals: [SIMD3<Float>]) -> [Int32] {
+        let toCamera = camera.inverse
+        var indices: [Int32] = []
+        for (k, (point, normal)) in zip(points, normals).enumerated() {
+            let p = toCamera.apply(toPoint: point)
+            guard p.z > 0.1, p.z < 6, abs(p.x) < p.z, abs(p.y) < 0.8 * p.z,
+                  dot(toCamera.apply(toDirection: normal), p) < 0 else { continue }
+            indices.append(Int32(k))
         }
+        return indices
     }
 
     /// Registers `samples` (camera coordinates, normals facing the camera, from a frame with
@@ -69,7 +72,19 @@ struct MapPointRegistration: Sendable {
     /// its map point, m).
     func register(samples: [(SIMD3<Float>, SIMD3<Float>)], intrinsics: PinholeIntrinsics, keyframe: Int, from guess: Transform? = nil,
                   distances: [Float]) -> Result {
-        let guess = guess ?? keyframes[keyframe]
+        register(samples: samples, intrinsics: intrinsics, drawing: visible[keyframe], from: guess ?? keyframes[keyframe], distances: distances)
+    }
+
+    /// ``register(samples:intrinsics:keyframe:from:distances:)`` from a `guess` that is no
+    /// keyframe's: the points it could see are drawn.
+    func register(samples: [(SIMD3<Float>, SIMD3<Float>)], intrinsics: PinholeIntrinsics, from guess: Transform,
+                  distances: [Float]) -> Result {
+        register(samples: samples, intrinsics: intrinsics, drawing: Self.visible(from: guess, points: points, normals: normals),
+                 from: guess, distances: distances)
+    }
+
+    private func register(samples: [(SIMD3<Float>, SIMD3<Float>)], intrinsics: PinholeIntrinsics, drawing candidates: [Int32],
+                          from guess: Transform, distances: [Float]) -> Result {
         let r = Float(Self.reduction)
         let fx = intrinsics.fx / r, fy = intrinsics.fy / r, cx = intrinsics.cx / r, cy = intrinsics.cy / r
         let width = max(1, intrinsics.width / Self.reduction), height = max(1, intrinsics.height / Self.reduction)
@@ -88,7 +103,7 @@ struct MapPointRegistration: Sendable {
                 depth.withUnsafeMutableBufferPointer { depth in
                     drawn.update(repeating: -1)
                     depth.update(repeating: .infinity)
-                    for index in visible[keyframe] {
+                    for index in candidates {
                         let p = toCamera.apply(toPoint: points[Int(index)])
                         guard p.z > 0.1, dot(toCamera.apply(toDirection: normals[Int(index)]), p) < 0 else { continue }
                         let uf = fx * p.x / p.z + cx + 0.5, vf = fy * p.y / p.z + cy + 0.5

@@ -97,6 +97,13 @@ public struct MapTracking: Sendable {
         return relocalizer.check(mapFromSession: mapFromSession, anchors: session.tracker.tracked, cloud: cloud, pose: pose, recent: recent)
     }
 
+    /// The same for the checks a registration from the frame's points faces:
+    /// ``Relocalizer/checkPoints(mapFromSession:cloud:pose:recent:)``.
+    public func checkPoints(mapFromSession: Transform, session: Session, cloud: PointCloud) -> RelocalizationAttempt? {
+        guard let relocalizer, let pose = session.camera?.pose else { return nil }
+        return relocalizer.checkPoints(mapFromSession: mapFromSession, cloud: cloud, pose: pose, recent: recent)
+    }
+
     /// `true` when two registrations put `point` within 1 cm of each other and turn within 0.5°.
     static func agree(_ a: Transform, _ b: Transform, at point: SIMD3<Float>) -> Bool {
         distance(a.apply(toPoint: point), b.apply(toPoint: point)) <= 0.01

@@ -1,4 +1,5 @@
 import PlaneKitAnchors
+import PlaneKitGeometry
 /// What one ``Relocalizer`` attempt saw and why it did not relocalize: the figures a log or a
 /// benchmark needs to tell "too little in view" from "seen, but the checks refused it".
 public struct RelocalizationAttempt: Sendable, Hashable {
@@ -50,6 +51,9 @@ public struct RelocalizationAttempt: Sendable, Hashable {
     /// The smallest share of the map's points in view that the frame saw through, among
     /// registrations checked that far; `nil` when none was.
     public var bestSeeThroughFraction: Float?
+    /// The map-from-session change of world the frame's points registered to (the best start
+    /// from the map's keyframes), when that stage ran: a benchmark compares it with the truth.
+    public var pointRegistration: Transform?
     /// How far the attempt got.
     public var outcome = Outcome.tooFewPlanes
 

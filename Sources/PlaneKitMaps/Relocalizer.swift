@@ -61,9 +61,10 @@ public struct Relocalization: Sendable {
 ///    evidence (inlier share − 5 × see-through share, within ``Configuration/evidenceMargin``).
 /// 5. **Points**, when no plane hypothesis passes (surfaces that face only two ways leave a
 ///    shift free; a map that saw them only in part fails the coverage): the frame's points are
-///    registered against the map's from every mapping keyframe (projective point-to-plane ICP), the
-///    best refused when a start elsewhere fits nearly as well (``Configuration/keyframeAmbiguity``),
-///    and checked as in 4.
+///    registered against the map's from every mapping keyframe (projective point-to-plane ICP) and
+///    from where a vote says they fit the map (`MapPointSearch`: a view a metre from every
+///    keyframe), the best refused when a start elsewhere fits nearly as well
+///    (``Configuration/keyframeAmbiguity``), and checked as in 4.
 public struct Relocalizer: Sendable {
     /// Thresholds.
     public struct Configuration: Sendable {
@@ -211,6 +212,10 @@ public struct Relocalizer: Sendable {
     let points: SparsePointMap
     /// The map's points, for registering a frame's points against them.
     let pointRegistration: MapPointRegistration
+    /// Starts for it wherever the frame's points fit the map.
+    let pointSearch: MapPointSearch
+    /// How many of the search's best-voted starts are registered beside the keyframes'.
+    static let searchStarts = 4
 
     /// A relocalizer into `map`.
     public init(map: WorldMap, configuration: Configuration = Configuration()) {
@@ -227,6 +232,7 @@ public struct Relocalizer: Sendable {
         shellPlanes = surfaces.filter { !$0.isFurniture }.map(\.plane)
         points = SparsePointMap(points: map.points, normals: map.normals)
         pointRegistration = MapPointRegistration(points: points.points, normals: points.normals, keyframes: map.keyframes)
+        pointSearch = MapPointSearch(points: points.points, normals: points.normals)
     }
 
     /// The rotation by `angle` radians about +Y: `(x, z) ↦ (c·x + s·z, −s·x + c·z)`.
@@ -336,6 +342,18 @@ public struct Relocalizer: Sendable {
         return log
     }
 
+    /// ``check(mapFromSession:anchors:cloud:pose:recent:)`` for a registration found from the
+    /// frame's points: the depth checks alone, with their thresholds for that stage.
+    public func checkPoints(mapFromSession: Transform, cloud: PointCloud, pose: Transform, recent: RecentSamples) -> RelocalizationAttempt {
+        var log = RelocalizationAttempt()
+        var window: [(point: SIMD3<Float>, normal: SIMD3<Float>)]?
+        if judge(mapFromSession, residual: 0, matches: [:], fromPoints: true, cloud: cloud, pose: pose, recent: recent,
+                 window: &window, log: &log) != nil {
+            log.outcome = .relocalized
+        }
+        return log
+    }
+
     /// The hypotheses that pass every check, refined: planes propose, points decide. Every
     /// hypothesis explaining the planes nearly as well as the best is refined and checked against
     /// the frame (`cloud` seen from `pose`) and the recent frames' samples (`recent`, deduplicated
@@ -408,7 +426,8 @@ public struct Relocalizer: Sendable {
     /// Registrations found from the map's keyframes by ``MapPointRegistration``, judged as the
     /// planes' are: the camera is put where each mapping keyframe was and registered for one
     /// coarse iteration on a quarter of the frame's samples, the three times
-    /// ``Configuration/keyframeCandidates`` that paired the most samples for two more, and the
+    /// ``Configuration/keyframeCandidates`` that paired the most samples for two more, together
+    /// with the ``searchStarts`` best starts of ``MapPointSearch``, and the
     /// ``Configuration/keyframeCandidates`` that then paired the most are refined on all of them.
     private func verifyFromKeyframes(session: [Surface], cloud: PointCloud, pose: Transform, recent: RecentSamples,
                                      window: inout [(point: SIMD3<Float>, normal: SIMD3<Float>)]?,
@@ -422,13 +441,21 @@ public struct Relocalizer: Sendable {
         let first = map.keyframes.indices.map { keyframe in
             (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, distances: [0.3]))
         }.sorted { $0.1.inliers > $1.1.inliers }
-        let screened = first.prefix(3 * candidates).map { keyframe, start in
+        var screened: [(Int?, MapPointRegistration.Result)] = first.prefix(3 * candidates).map { keyframe, start in
             (keyframe, pointRegistration.register(samples: quarter, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
                                                   distances: [0.2, 0.1]))
-        }.sorted { $0.1.inliers > $1.1.inliers }
+        }
+        // Starts wherever the frame's points fit the map, not only where the keyframes were.
+        let inSession = samples.map { (pose.apply(toPoint: $0.0), pose.apply(toDirection: $0.1)) }
+        for start in pointSearch.starts(samples: inSession).prefix(Self.searchStarts) {
+            screened.append((nil, pointRegistration.register(samples: quarter, intrinsics: intrinsics, from: start.mapFromSession * pose,
+                                                             distances: [0.2, 0.1])))
+        }
+        screened.sort { $0.1.inliers > $1.1.inliers }
         let refined = screened.prefix(candidates).map { keyframe, start in
-            pointRegistration.register(samples: samples, intrinsics: intrinsics, keyframe: keyframe, from: start.camera,
-                                       distances: [0.1, 0.05, 0.05, 0.03, 0.03, 0.02, 0.02, 0.02])
+            let distances: [Float] = [0.1, 0.05, 0.05, 0.03, 0.03, 0.02, 0.02, 0.02]
+            return keyframe.map { pointRegistration.register(samples: samples, intrinsics: intrinsics, keyframe: $0, from: start.camera, distances: distances) }
+                ?? pointRegistration.register(samples: samples, intrinsics: intrinsics, from: start.camera, distances: distances)
         }.sorted { $0.inliers > $1.inliers }
         guard let best = refined.first else { return [] }
         log.verified += 1
@@ -444,6 +471,7 @@ public struct Relocalizer: Sendable {
         // its transpose is then not its inverse, and two registrations a frame apart would
         // differ by a turn of a degree or two that is not there.
         let transform = (best.camera * pose.inverse).orthonormalized
+        log.pointRegistration = transform
         var h = Hypothesis(rotation: transform.rotation, shift: transform.translation)
         score(&h, session: session)
         log.bestMatches = max(log.bestMatches, h.matches.count)
