@@ -80,8 +80,10 @@ public struct SparsePointMap: Sendable {
 /// (world): a frame becomes a keyframe when it is the first, or the camera has moved
 /// ``keyframeTravel`` (0.3 m) or turned ``keyframeTurn`` (15°) since the last keyframe. A
 /// keyframe is sampled every ``pixelStride`` (8) pixels of every 8th row; each sample's normal
-/// comes from its neighbours ``normalReach`` (4) pixels away on either side, and a sample at a
-/// depth edge (neighbours more than 5 cm + 2 % of the depth away) is skipped.
+/// comes from its neighbours ``normalReach`` (4) pixels away on either side at 1 m, farther with
+/// depth (12 pixels from 3 m: a Kinect's depth steps are 2.6 cm there, and 4 pixels apart they
+/// turned normals by a median 17° on a flat wall), and a sample at a depth edge (neighbours more than 5 cm
+/// + 2 % of the depth away) is skipped.
 public struct MapPointSampler: Sendable {
     /// Distance (m) after which a new keyframe is taken.
     public var keyframeTravel: Float = 0.3
@@ -89,7 +91,7 @@ public struct MapPointSampler: Sendable {
     public var keyframeTurn: Float = 15 * .pi / 180
     /// Pixels between samples, in both directions.
     public var pixelStride = 8
-    /// Pixels to the neighbours a normal is taken from.
+    /// Pixels to the neighbours a normal is taken from, at 1 m depth.
     public var normalReach = 4
     /// The sampled points.
     public private(set) var points = SparsePointMap()
@@ -123,7 +125,8 @@ public struct MapPointSampler: Sendable {
     }
 
     /// Every sample of `cloud` (camera coordinates): points on a `stride` grid with a normal
-    /// from neighbours `reach` pixels away, facing the camera; depth edges skipped.
+    /// from neighbours `reach` pixels away at 1 m depth (farther out with depth, at most three
+    /// times), facing the camera; depth edges skipped.
     public static func samples(of cloud: PointCloud, stride: Int, reach: Int) -> [(SIMD3<Float>, SIMD3<Float>)] {
         let w = cloud.width, h = cloud.height
         var result: [(SIMD3<Float>, SIMD3<Float>)] = []
@@ -135,8 +138,13 @@ public struct MapPointSampler: Sendable {
                 var u = reach
                 while u < w - reach {
                     let p = pts[v * w + u]
-                    let left = pts[v * w + u - reach], right = pts[v * w + u + reach]
-                    let up = pts[(v - reach) * w + u], down = pts[(v + reach) * w + u]
+                    // Depth steps grow with the square of depth, a pixel's width with depth: the
+                    // neighbours move out with depth (`reach` pixels at 1 m, up to three times
+                    // that) so that a normal spans more than a step or two.
+                    let scaled = p.z.isFinite ? min(3 * reach, max(reach, Int(Float(reach) * p.z))) : reach
+                    let r = min(scaled, u, w - 1 - u, v, h - 1 - v)
+                    let left = pts[v * w + u - r], right = pts[v * w + u + r]
+                    let up = pts[(v - r) * w + u], down = pts[(v + r) * w + u]
                     if p.isFinite, left.isFinite, right.isFinite, up.isFinite, down.isFinite {
                         let edge = 0.05 + 0.02 * p.z
                         if abs(left.z - p.z) < edge, abs(right.z - p.z) < edge, abs(up.z - p.z) < edge, abs(down.z - p.z) < edge,
