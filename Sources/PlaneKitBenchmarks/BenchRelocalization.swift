@@ -80,7 +80,8 @@ struct BenchRelocalization: ParsableCommand {
 
     @Flag(help: """
         Print one line per registration attempt: planes, candidate pairs, hypotheses, best residual, where it stopped; \
-        with --sequence, a second line with the same checks under the true offset (where the known answer fails).
+        with --sequence, a second line with the same checks under the true offset, for the planes and for the frame's points \
+        (where the known answer fails), and how far the points' registration landed from it.
         """)
     var log = false
 
