@@ -141,8 +141,11 @@ struct MapPointSearch: Sendable {
             // Shifts that put some sample on some map point.
             let origin = lower - high - SIMD3(repeating: size)
             let extent = upper - low - origin + SIMD3(repeating: size)
-            let dims = SIMD3<Int>((extent / size).rounded(.up)) &+ 1
-            guard dims.x > 0, dims.y > 0, dims.z > 0, dims.x * dims.y * dims.z <= 16_000_000 else { continue }
+            // A map or a frame kilometres wide (a damaged file) would need more bins than are
+            // worth voting in: no start from it.
+            let bins = (extent / size).rounded(.up)
+            guard bins.x.isFinite, bins.y.isFinite, bins.z.isFinite, bins.x * bins.y * bins.z <= 16_000_000 else { continue }
+            let dims = SIMD3<Int>(bins) &+ 1
             let count = dims.x * dims.y * dims.z
             if votes.count < count { votes = [UInt16](repeating: 0, count: count) } else { votes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
             votes.withUnsafeMutableBufferPointer { votes in

@@ -49,6 +49,13 @@ struct MapPointSearchTests {
         #expect(near >= 3, "\(near) of 6 query frames had a start near the truth")
     }
 
+    @Test func aMapKilometresWideGivesNoStartRatherThanACrash() {
+        let far = MapPointSearch(points: [SIMD3(0, 0, 1), SIMD3(1e30, 0, 1)], normals: [SIMD3(0, 0, -1), SIMD3(0, 0, -1)])
+        #expect(far.starts(samples: [(SIMD3(0, 0, 1), SIMD3(0, 0, -1))]).isEmpty)
+        let wide = MapPointSearch(points: [SIMD3(0, 0, 1), SIMD3(5000, 0, 5000)], normals: [SIMD3(0, 0, -1), SIMD3(0, 0, -1)])
+        #expect(wide.starts(samples: [(SIMD3(0, 0, 1), SIMD3(0, 0, -1))]).isEmpty)
+    }
+
     @Test func anEmptyMapOrFrameGivesNoStart() {
         let empty = MapPointSearch(points: [], normals: [])
         #expect(empty.starts(samples: [(SIMD3(0, 0, 1), SIMD3(0, 0, -1))]).isEmpty)
