@@ -141,7 +141,8 @@ public struct MapPointSampler: Sendable {
                     // Depth steps grow with the square of depth, a pixel's width with depth: the
                     // neighbours move out with depth (`reach` pixels at 1 m, up to three times
                     // that) so that a normal spans more than a step or two.
-                    let scaled = p.z.isFinite ? min(3 * reach, max(reach, Int(Float(reach) * p.z))) : reach
+                    // Clamped before the conversion: a damaged frame's depth can be any float.
+                    let scaled = p.z.isFinite ? Int(Float(reach) * min(3, max(1, p.z))) : reach
                     let r = min(scaled, u, w - 1 - u, v, h - 1 - v)
                     let left = pts[v * w + u - r], right = pts[v * w + u + r]
                     let up = pts[(v - r) * w + u], down = pts[(v + r) * w + u]
