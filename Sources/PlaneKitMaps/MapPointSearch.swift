@@ -12,13 +12,14 @@ import PlaneKitGeometry
 ///
 /// 1. **Turns** about +Y from the headings of the surfaces' normals: the frame's and the map's
 ///    histograms of heading (1° bins, weighted by how horizontal the normal is, smoothed over 3°)
-///    are correlated around the circle and every local maximum within half the best is a
-///    candidate (a room of square corners proposes four).
-/// 2. **Shifts** voted, for each turn: every frame sample pairs with every map point whose normal
-///    agrees within 25°, and votes for the shift that would put it there (10 cm bins). Where
-///    the frame lies on the map, the samples' votes pile up on one shift; surfaces of another
-///    place spread theirs. The best-voted bins (box sums over 2×2×2 bins, apart by 30 cm) are
-///    the starts.
+///    are correlated around the circle, and the ``turnLimit`` best local maxima within half the
+///    best are candidates (a room of square corners proposes four).
+/// 2. **Shifts** voted, for each turn: every frame sample pairs with every map point (one per
+///    bin and direction) whose normal agrees within 25°, and votes for the shift that would put
+///    it there (10 cm bins). Where the frame lies on the map, the samples' votes pile up on one
+///    shift; surfaces of another place spread theirs. Around each of the best-voted bins, the
+///    votes of the 3×3×3 bins are summed and their centroid is the shift; the
+///    ``startsPerTurn`` best, 30 cm apart, are the starts.
 ///
 /// Pairing every sample with every agreeing map point costs samples × map points / the
 /// directions the room's surfaces face: the frame is subsampled to ``sampleLimit`` samples.
@@ -153,10 +154,12 @@ struct MapPointSearch: Sendable {
                     // The sample's bin offset: a map point at `q` bins votes for bin `q − offset`,
                     // never negative by the choice of `origin`, so truncation is the floor.
                     let offset = (p + origin) / size
+                    // The sample's bucket, and for a heading the two beside it: a normal near a
+                    // bucket's edge agrees with map normals across it.
                     let home = Self.bucket(of: n)
-                    let neighbours = home < Self.headingBuckets
-                        ? [home, (home + 1) % Self.headingBuckets, (home + Self.headingBuckets - 1) % Self.headingBuckets] : [home]
-                    for b in neighbours {
+                    let beside = home < Self.headingBuckets ? 1 : 0
+                    for step in -beside...beside {
+                        let b = beside == 0 ? home : (home + step + Self.headingBuckets) % Self.headingBuckets
                         binnedPoints[b].withUnsafeBufferPointer { binned in
                             normals[b].withUnsafeBufferPointer { normals in
                                 for k in 0..<binned.count where dot(normals[k], n) >= cosLimit {

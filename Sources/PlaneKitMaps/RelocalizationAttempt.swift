@@ -51,8 +51,9 @@ public struct RelocalizationAttempt: Sendable, Hashable {
     /// The smallest share of the map's points in view that the frame saw through, among
     /// registrations checked that far; `nil` when none was.
     public var bestSeeThroughFraction: Float?
-    /// The map-from-session change of world the frame's points registered to (the best start
-    /// from the map's keyframes), when that stage ran: a benchmark compares it with the truth.
+    /// The map-from-session change of world the frame's points registered to (the best of the
+    /// starts from the map's keyframes and those voted by ``Relocalizer``'s search), when that
+    /// stage ran: a benchmark compares it with the truth.
     public var pointRegistration: Transform?
     /// How far the attempt got.
     public var outcome = Outcome.tooFewPlanes

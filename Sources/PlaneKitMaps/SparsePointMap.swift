@@ -82,8 +82,8 @@ public struct SparsePointMap: Sendable {
 /// keyframe is sampled every ``pixelStride`` (8) pixels of every 8th row; each sample's normal
 /// comes from its neighbours ``normalReach`` (4) pixels away on either side at 1 m, farther with
 /// depth (12 pixels from 3 m: a Kinect's depth steps are 2.6 cm there, and 4 pixels apart they
-/// turned normals by a median 17° on a flat wall), and a sample at a depth edge (neighbours more than 5 cm
-/// + 2 % of the depth away) is skipped.
+/// turned normals by a median 17° on a flat wall), and a sample at a depth edge (neighbours more
+/// than 5 cm + 2 % of the depth away) is skipped.
 public struct MapPointSampler: Sendable {
     /// Distance (m) after which a new keyframe is taken.
     public var keyframeTravel: Float = 0.3
@@ -140,8 +140,8 @@ public struct MapPointSampler: Sendable {
                     let p = pts[v * w + u]
                     // Depth steps grow with the square of depth, a pixel's width with depth: the
                     // neighbours move out with depth (`reach` pixels at 1 m, up to three times
-                    // that) so that a normal spans more than a step or two.
-                    // Clamped before the conversion: a damaged frame's depth can be any float.
+                    // that) so that a normal spans more than a step or two. The depth is clamped
+                    // before the conversion: a damaged frame's can be any float.
                     let scaled = p.z.isFinite ? Int(Float(reach) * min(3, max(1, p.z))) : reach
                     let r = min(scaled, u, w - 1 - u, v, h - 1 - v)
                     let left = pts[v * w + u - r], right = pts[v * w + u + r]

@@ -15,11 +15,10 @@ struct MapPointSearchTests {
         }
     }
 
-    /// A generated room revisited under a turn and a shift: one of the
-    /// starts lies within reach of point-to-plane ICP (a bin, 10 cm, and 2°) in half the query
-    /// frames. A box-shaped
-    /// room's shell votes nearly as much for each of its four turns, so the true start need not
-    /// be the best voted; the relocalizer refines the best few and its checks decide.
+    /// A generated room revisited under a turn and a shift: one of the starts lies within reach
+    /// of point-to-plane ICP (a bin, 10 cm, and 2°) in at least half the query frames. A
+    /// box-shaped room's shell votes nearly as much for each of its four turns, so the true start
+    /// need not be the best voted; the relocalizer refines the best few and its checks decide.
     @Test func aRevisitUnderATurnAndAShiftIsAmongTheStarts() throws {
         let walk = RevisitWalk(seed: 3, mappingFrames: 150)
         let (map, _) = try RelocalizationTrial.map(of: walk)
@@ -44,8 +43,8 @@ struct MapPointSearchTests {
                 print("query frame \(k): no start near the truth")
             }
         }
-        // Measured: 3 of 6 (frames 0, 5, 10). The relocalizer starts from the map's keyframes too,
-        // which lie near these frames' cameras.
+        // Measured: 4 of 6 (frames 0, 5, 10, 15). The relocalizer starts from the map's keyframes
+        // too, which lie near these frames' cameras.
         #expect(near >= 3, "\(near) of 6 query frames had a start near the truth")
     }
 
