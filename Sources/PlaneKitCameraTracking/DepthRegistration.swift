@@ -118,6 +118,30 @@ struct DepthRegistration: Sendable {
                       conditioning: equations.conditioning, translationStrength: equations.translationStrength, solved: solved)
     }
 
+    /// Registers the sampled frame against several keyframes at once, from `initial`
+    /// (world-from-frame), on the fine grid: every keyframe's pairs pull on one pose, so the
+    /// result rests on all of them rather than on one link of a chain. `nil` when the equations
+    /// cannot be solved.
+    func register(toAll keyframes: [DepthKeyframe], initial: Transform, iterations: Int) -> Transform? {
+        var pose = initial
+        var single = PoseNormalEquations(), joint = PoseNormalEquations()
+        for _ in 0..<iterations {
+            joint.reset()
+            for keyframe in keyframes {
+                let relative = keyframe.pose.inverse * pose
+                fine.withUnsafeBufferPointer { points in
+                    _ = accumulate(points, keyframe: keyframe, transform: relative, distance: configuration.fineDistance, into: &single)
+                }
+                joint.add(single, through: relative)
+            }
+            guard joint.count >= 6, let step = joint.solve(freeBelow: configuration.freeBelow) else { return nil }
+            pose = (pose * Transform.twist(rotation: step.rotation, translation: step.translation)).orthonormalized
+            let size = max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot()
+            if size < configuration.convergence { break }
+        }
+        return pose
+    }
+
     /// The normal equations of the coarse grid's points against `keyframe` at `transform`, without
     /// solving them: which directions the keyframe's surfaces hold.
     func equations(to keyframe: DepthKeyframe, transform: Transform) -> PoseNormalEquations {

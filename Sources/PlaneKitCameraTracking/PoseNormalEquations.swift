@@ -44,6 +44,42 @@ struct PoseNormalEquations {
         count += block.count
     }
 
+    /// Adds `other`, made for the twist ξ′ of `exp(ξ′)·relative`, as equations in the twist ξ of
+    /// `relative·exp(ξ)`: the same small motion, expressed on the other side of `relative`.
+    /// With `relative` = (R, p), ξ′ = (R·ω, p × R·ω + R·t), so H gains Jᵀ·H′·J and g gains Jᵀ·g′.
+    mutating func add(_ other: PoseNormalEquations, through relative: Transform) {
+        let r = relative.rotation, p = SIMD3<Double>(relative.translation)
+        let columns = [SIMD3<Double>(r.columns.0), SIMD3<Double>(r.columns.1), SIMD3<Double>(r.columns.2)]
+        // J, column by column: the change of ξ′ per unit of each coordinate of ξ.
+        var jacobian = [[Double]]()
+        for axis in 0..<3 {
+            let turned = columns[axis]
+            let shift = SIMD3(p.y * turned.z - p.z * turned.y, p.z * turned.x - p.x * turned.z, p.x * turned.y - p.y * turned.x)
+            jacobian.append([turned.x, turned.y, turned.z, shift.x, shift.y, shift.z])
+        }
+        for axis in 0..<3 {
+            let moved = columns[axis]
+            jacobian.append([0, 0, 0, moved.x, moved.y, moved.z])
+        }
+        let m = other.matrix
+        var k = 0
+        for a in 0..<6 {
+            for b in a..<6 {
+                var sum = 0.0
+                for i in 0..<6 where jacobian[a][i] != 0 {
+                    for j in 0..<6 { sum += jacobian[a][i] * m[i * 6 + j] * jacobian[b][j] }
+                }
+                h[k] += sum
+                k += 1
+            }
+            var gradient = 0.0
+            for i in 0..<6 { gradient += jacobian[a][i] * other.g[i] }
+            g[a] += gradient
+        }
+        cost += other.cost
+        count += other.count
+    }
+
     /// The full symmetric 6×6 `H` (row-major), for inspection.
     var matrix: [Double] {
         var m = [Double](repeating: 0, count: 36)

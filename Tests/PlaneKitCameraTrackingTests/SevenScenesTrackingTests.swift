@@ -43,10 +43,10 @@ struct SevenScenesTrackingTests {
         return ((poses, states, reference), tracker)
     }
 
-    /// Measured: 4.44 cm (max 8.75) with gravity, 5.05 cm (max 10.2) from depth alone, 1.34 and
-    /// 1.33 cm after the best rigid fit; one frame (the first) not `normal`.
+    /// Measured: 3.81 cm (max 7.74) with gravity, 5.51 cm (max 10.8) from depth alone, 1.18 and
+    /// 1.31 cm after the best rigid fit; one frame (the first) not `normal`.
     @Test func tracksFiveSecondsAgainstTheReference() throws {
-        for (gravity, firstAligned) in [(true, Float(0.05)), (false, Float(0.055))] {
+        for (gravity, firstAligned) in [(true, Float(0.045)), (false, Float(0.06))] {
             let (poses, states, reference) = try Self.track(gravity: gravity)
             let error = try #require(TrajectoryError(estimated: poses, reference: reference))
             let label = gravity ? "with gravity" : "depth alone"
@@ -60,9 +60,11 @@ struct SevenScenesTrackingTests {
 
     /// Registering against the fused surface instead of the nearest keyframe, over the first ten
     /// seconds, both without the depth correction (which the fused surface does not yet carry
-    /// over to what it fused before a correction was learned). Measured: 5.08 cm (2.01 cm after
-    /// the best rigid fit) against 7.09 cm (3.39 cm) with keyframes.
-    @Test func theFusedSurfaceDriftsLessThanKeyframes() throws {
+    /// over to what it fused before a correction was learned). Measured: 5.09 cm (2.01 cm after
+    /// the best rigid fit), against 4.63 cm (1.72 cm) with keyframes, each new one registered
+    /// against the oldest keyframe that sees its surfaces too; 7.09 cm (3.39 cm) with keyframes
+    /// registered against the one before alone. Each stays within its bounds.
+    @Test func theFusedSurfaceAndKeyframesTrackTheFirstTenSeconds() throws {
         var keyframes = CameraTracker.Configuration()
         keyframes.calibratesDepth = false
         var fused = keyframes
@@ -77,14 +79,16 @@ struct SevenScenesTrackingTests {
         }
         #expect(errors[0].rmse <= 0.055)
         #expect(errors[0].rigidFitRMSE <= 0.023)
-        #expect(errors[0].rmse < errors[1].rmse - 0.01)
+        #expect(errors[1].rmse <= 0.05)
+        #expect(errors[1].rigidFitRMSE <= 0.02)
     }
 
     /// The tracker learns the Kinect's fixed-pattern depth error from the walk as it tracks it
     /// (from frame 180 or so, after 24 pairs of views) and corrects the frames after, over the
-    /// first ten seconds. Measured with gravity: 5.81 cm after aligning the first frame and
-    /// 2.21 cm after the best rigid fit, against 7.09 and 3.40 cm without the correction; the
-    /// learned correction reaches 1.2 % of the depth.
+    /// first ten seconds. Measured with gravity: 4.27 cm after aligning the first frame and
+    /// 1.50 cm after the best rigid fit, against 4.63 and 1.72 cm without the correction; the
+    /// learned correction reaches 1.2 % of the depth. (Over all 500 dev frames the gap is wider:
+    /// 4.87 against 5.95 cm.)
     @Test func correctingTheDepthPatternDriftsLess() throws {
         var uncorrected = CameraTracker.Configuration()
         uncorrected.calibratesDepth = false
@@ -95,17 +99,17 @@ struct SevenScenesTrackingTests {
         let largest = tracker.depthCorrection?.largestCorrection ?? 0
         print("7-Scenes dev frames 0–299: with the learned depth correction (largest \(largest * 100) %) \(with.rmse * 100) cm, \(with.rigidFitRMSE * 100) cm after the best rigid fit; without \(without.rmse * 100) cm, \(without.rigidFitRMSE * 100) cm")
         #expect(largest >= 0.005 && largest <= 0.03)
-        #expect(with.rmse <= 0.063)
-        #expect(with.rigidFitRMSE <= 0.025)
-        #expect(with.rmse <= without.rmse - 0.008)
-        #expect(with.rigidFitRMSE <= without.rigidFitRMSE - 0.008)
+        #expect(with.rmse <= 0.05)
+        #expect(with.rigidFitRMSE <= 0.02)
+        #expect(with.rmse <= without.rmse - 0.002)
+        #expect(with.rigidFitRMSE <= without.rigidFitRMSE - 0.001)
         #expect(corrected.states.dropFirst().allSatisfy { $0 == .normal })
     }
 
     /// The reference-free check: over frame pairs 10 apart, PlaneKit's relative poses put the
     /// later frame's points on the earlier frame's surface at least as closely as the
     /// reference's do (the reference is off its own depth by more than the sensor's noise).
-    /// Measured: 3.91 mm under the reference, 3.72 mm under PlaneKit, 3.19 mm under direct
+    /// Measured: 3.91 mm under the reference, 3.87 mm under PlaneKit, 3.19 mm under direct
     /// registration of each pair.
     @Test func relativePosesAgreeWithTheDepth() throws {
         let (poses, _, reference) = try Self.track(gravity: false)
