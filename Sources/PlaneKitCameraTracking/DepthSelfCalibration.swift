@@ -187,7 +187,7 @@ struct DepthSelfCalibration: Sendable {
         // Eliminate the pair's rigid correction: with H the rigid block, B the cell–rigid block,
         // the cells' equations become (A − B H⁻¹ Bᵀ)·m = a − B H⁻¹ b.
         let cells = rows * columns
-        guard let solved = Self.solve(sums.rigid, size: 6, rightSides: sums.cellRigid + sums.rigidVector, count: cells + 1)
+        guard let solved = Cholesky.solve(sums.rigid, size: 6, rightSides: sums.cellRigid + sums.rigidVector, count: cells + 1)
         else { return false }
         // `solved` holds H⁻¹Bᵀ (six numbers per cell) and then H⁻¹b.
         let indices = (0..<cells).filter { sums.touched[$0] }
@@ -274,7 +274,7 @@ struct DepthSelfCalibration: Sendable {
                 }
             }
         }
-        guard let m = Self.solve(a, size: cells, rightSides: vector, count: 1) else { return }
+        guard let m = Cholesky.solve(a, size: cells, rightSides: vector, count: 1) else { return }
         // What the pattern removes from the squared residual: 2·mᵀv − mᵀAm, A without the damping.
         var quadratic = 0.0, linear = 0.0
         for c in 0..<cells {
@@ -288,40 +288,6 @@ struct DepthSelfCalibration: Sendable {
         correction = explainedShare >= configuration.minimumExplainedShare
             ? DepthCorrection(imageWidth: imageWidth, imageHeight: imageHeight, columns: columns, rows: rows, multipliers: m.map { Float($0) })
             : nil
-    }
-
-    /// The solutions of `a·x = b` (`a` symmetric positive definite, `size × size`, row-major) for
-    /// `count` right sides stored one after another in `rightSides`, by Cholesky; `nil` when `a`
-    /// is not positive definite.
-    static func solve(_ a: [Double], size n: Int, rightSides: [Double], count: Int) -> [Double]? {
-        var l = a
-        for j in 0..<n {
-            var d = l[j * n + j]
-            for k in 0..<j { d -= l[j * n + k] * l[j * n + k] }
-            guard d > 0 else { return nil }
-            let root = d.squareRoot()
-            l[j * n + j] = root
-            for i in (j + 1)..<n {
-                var s = l[i * n + j]
-                for k in 0..<j { s -= l[i * n + k] * l[j * n + k] }
-                l[i * n + j] = s / root
-            }
-        }
-        var x = rightSides
-        for column in 0..<count {
-            let o = column * n
-            for i in 0..<n {
-                var s = x[o + i]
-                for k in 0..<i { s -= l[i * n + k] * x[o + k] }
-                x[o + i] = s / l[i * n + i]
-            }
-            for i in stride(from: n - 1, through: 0, by: -1) {
-                var s = x[o + i]
-                for k in (i + 1)..<n { s -= l[k * n + i] * x[o + k] }
-                x[o + i] = s / l[i * n + i]
-            }
-        }
-        return x
     }
 }
 

@@ -107,31 +107,7 @@ struct PoseNormalEquations {
         guard rotationMean > 0, translationMean > 0, rotationMean.isFinite, translationMean.isFinite else { return nil }
         for i in 0..<3 { a[i * 7] += prior * rotationMean }
         for i in 3..<6 { a[i * 7] += prior * translationMean }
-        // Cholesky, in place (lower triangle).
-        for j in 0..<6 {
-            var d = a[j * 7]
-            for k in 0..<j { d -= a[j * 6 + k] * a[j * 6 + k] }
-            guard d > 0 else { return nil }
-            let l = d.squareRoot()
-            a[j * 7] = l
-            for i in (j + 1)..<6 {
-                var s = a[i * 6 + j]
-                for k in 0..<j { s -= a[i * 6 + k] * a[j * 6 + k] }
-                a[i * 6 + j] = s / l
-            }
-        }
-        var y = [Double](repeating: 0, count: 6)
-        for i in 0..<6 {
-            var s = -g[i]
-            for k in 0..<i { s -= a[i * 6 + k] * y[k] }
-            y[i] = s / a[i * 7]
-        }
-        var x = [Double](repeating: 0, count: 6)
-        for i in stride(from: 5, through: 0, by: -1) {
-            var s = y[i]
-            for k in (i + 1)..<6 { s -= a[k * 6 + i] * x[k] }
-            x[i] = s / a[i * 7]
-        }
+        guard let x = Cholesky.solve(a, size: 6, rightSides: g.map { -$0 }, count: 1) else { return nil }
         guard x.allSatisfy(\.isFinite) else { return nil }
         var rotation = SIMD3<Double>(x[0], x[1], x[2]), translation = SIMD3<Double>(x[3], x[4], x[5])
         // Degeneracy-aware update: along a direction the residuals hardly constrain (its
