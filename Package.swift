@@ -225,7 +225,7 @@ let package = Package(
             dependencies: ["PlaneKitHitTesting", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitAnchorsTests",
-            dependencies: ["PlaneKitCloudIO", "PlaneKitAnchors", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
+            dependencies: ["PlaneKitCloudIO", "PlaneKitAnchors", "PlaneKitCommandSupport", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitEvaluation", "PlaneKitTestSupport"]),
         .testTarget(
             name: "PlaneKitCameraTrackingTests",
             dependencies: ["PlaneKitCloudIO", "PlaneKitCameraTracking", "PlaneKitSeededRandom", "PlaneKitSynthesis", "PlaneKitSyntheticWalks", "PlaneKitTestSupport"]),

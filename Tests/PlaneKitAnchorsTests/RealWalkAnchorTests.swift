@@ -1,39 +1,31 @@
-import Foundation
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitTestSupport
 import PlaneKitAnchors
+import PlaneKitCommandSupport
 import Testing
-import PlaneKitCloudIO
 
 /// Plane anchors on a real Kinect walk: the first 150 frames (5 s) of the 7-Scenes kitchen
 /// development split (`../shared/data/7scenes-redkitchen-dev`, 16-bit depth in millimetres,
 /// 65 535 = no reading, KinectFusion's reference poses, gravity in the reference world), run
 /// through a session under the reference poses as `planekit bench anchors --frames 150` runs
 /// them. This is the split the anchor rules were tuned on; the rest of the walk is held out.
-@Suite("Anchors on a real walk")
+@Suite("Anchors on a real walk", .enabled(if: SevenScenesDev.isAvailable, "needs ../shared/data/7scenes-redkitchen-dev beside the repository"))
 struct RealWalkAnchorTests {
-    static let folder = SharedData.path("7scenes-redkitchen-dev")
     static let frameCount = 150
 
-    /// The session's figures over the frames (``AnchorChurn``).
+    /// The session's figures over the frames (``AnchorChurn``), the walk read by the reader
+    /// `bench anchors --sequence` uses.
     static let figures: Result<AnchorChurnFigures, any Error> = Result {
-        let gravityText = try String(contentsOfFile: folder + "/gravity-direction.txt", encoding: .utf8)
-        let g = gravityText.split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
+        let walk = try RecordedSequence(folder: SevenScenesDev.folder, limit: frameCount)
         var configuration = Session.Configuration()
-        configuration.up = -SIMD3(g[0], g[1], g[2])
+        configuration.up = -(try #require(walk.gravityDirection))
         var session = Session(configuration: configuration)
         var churn = AnchorChurn()
-        let intrinsics = PinholeIntrinsics(fx: 585, fy: 585, cx: 320, cy: 240, width: 640, height: 480)!
-        for index in 0..<frameCount {
-            let stem = folder + "/" + String(format: "frame-%06d", index)
-            let rows = try String(contentsOfFile: stem + ".pose.txt", encoding: .utf8)
-                .split(whereSeparator: \.isWhitespace).compactMap { Float($0) }
-            guard rows.count == 16, let pose = Transform(columnMajor: (0..<16).map { rows[($0 % 4) * 4 + $0 / 4] }) else {
-                throw InputError(source: stem + ".pose.txt", problem: "not the 16 numbers of a rigid transform")
-            }
-            let cloud = DepthImage(try DepthImageReader.readRaw(path: stem + ".depth.png"), scale: 0.001).pointCloud(intrinsics: intrinsics)
-            let events = try session.update(frame: cloud, intrinsics: intrinsics, pose: pose, timestamp: Double(index) / 30)
+        for index in 0..<walk.count {
+            let pose = walk.poses[index]
+            let events = try session.update(frame: try walk.cloud(index), intrinsics: walk.intrinsics, pose: pose,
+                                            timestamp: walk.timestamps[index])
             churn.record(events, camera: pose.translation)
         }
         return churn.figures(alive: session.planes)
