@@ -322,7 +322,7 @@ public struct CameraTracker: Sendable {
             return estimate
         }
         latestRegistration = RegistrationQuality(inlierFraction: result.inlierFraction, residual: result.rms,
-                                                 conditioning: min(result.conditioning.rotation, result.conditioning.translation))
+                                                 conditioning: result.weakestConditioning)
         let estimated = (keyframe.pose * result.transform).orthonormalized
         let step = pose.inverse * estimated
         let allowedStep = max(configuration.minimumStep, configuration.maximumSpeed * Float(elapsed))
@@ -555,8 +555,7 @@ public struct CameraTracker: Sendable {
             tried += 1
             let alone = registration.register(to: older, initial: relative)
             guard accepts(alone, fraction: configuration.jointKeyframeInlierFraction),
-                  min(alone.conditioning.rotation, alone.conditioning.translation) >= configuration.jointKeyframeConditioning
-            else { continue }
+                  alone.weakestConditioning >= configuration.jointKeyframeConditioning else { continue }
             if let joint = registration.register(toAll: [keyframes[active], older], initial: pose,
                                                  iterations: Self.jointIterations) {
                 pose = joint
@@ -605,8 +604,7 @@ public struct CameraTracker: Sendable {
 
     /// `true` when the registration pinned every direction of motion down.
     private func isConstrained(_ result: DepthRegistration.Result) -> Bool {
-        result.conditioning.rotation >= configuration.minimumConditioning
-            && result.conditioning.translation >= configuration.minimumConditioning
+        result.weakestConditioning >= configuration.minimumConditioning
     }
 
     /// `true` when `other` is within the keyframe distance and angle of the current pose.

@@ -52,6 +52,9 @@ struct DepthRegistration: Sendable {
 
         /// Inliers over samples.
         var inlierFraction: Float { samples > 0 ? Float(inliers) / Float(samples) : 0 }
+        /// The weaker of the rotation's and the translation's conditioning: how firmly the pairs
+        /// hold the direction they hold least.
+        var weakestConditioning: Double { min(conditioning.rotation, conditioning.translation) }
     }
 
     let configuration: Configuration
@@ -103,8 +106,7 @@ struct DepthRegistration: Sendable {
                     break
                 }
                 transform = (Transform.twist(rotation: step.rotation, translation: step.translation) * transform).orthonormalized
-                let size = max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot()
-                if size < configuration.convergence {
+                if hasConverged(step) {
                     if isFine { settled = quality }
                     break
                 }
@@ -136,10 +138,15 @@ struct DepthRegistration: Sendable {
             }
             guard joint.count >= 6, let step = joint.solve(freeBelow: configuration.freeBelow) else { return nil }
             pose = (pose * Transform.twist(rotation: step.rotation, translation: step.translation)).orthonormalized
-            let size = max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot()
-            if size < configuration.convergence { break }
+            if hasConverged(step) { break }
         }
         return pose
+    }
+
+    /// `true` when a Gauss-Newton step is too small to matter: its larger part, the turn
+    /// (radians) or the shift (m), is below ``Configuration/convergence``.
+    private func hasConverged(_ step: (rotation: SIMD3<Float>, translation: SIMD3<Float>)) -> Bool {
+        max((step.rotation * step.rotation).sum(), (step.translation * step.translation).sum()).squareRoot() < configuration.convergence
     }
 
     /// The normal equations of the coarse grid's points against `keyframe` at `transform`, without
