@@ -42,27 +42,34 @@ public struct DepthCorrection: Sendable, Equatable {
     public func factor(u: Float, v: Float) -> Float {
         let across = Self.interpolation(u, cells: columns, cellSize: Float(imageWidth) / Float(columns))
         let down = Self.interpolation(v, cells: rows, cellSize: Float(imageHeight) / Float(rows))
-        return blend(across, down)
+        return multipliers.withUnsafeBufferPointer { Self.blend($0, columns: columns, across, down) }
     }
 
-    /// `1 + m` between the four cells of `across` (two columns and the second's weight) and
-    /// `down` (two rows and the second's weight).
+    /// Two neighbouring cells along one axis and the weight of the second: where a pixel lies
+    /// between cell centres.
+    private struct Interpolation {
+        var first: Int, second: Int, weight: Float
+    }
+
+    /// `1 + m` between the four cells of `across` (two columns) and `down` (two rows) of the
+    /// grid `cells`: both columns blended down the rows first, then across. One formula for a
+    /// single pixel and for whole frames, so that they agree to the last bit.
     @inline(__always)
-    private func blend(_ across: (Int, Int, Float), _ down: (Int, Int, Float)) -> Float {
-        let (c0, c1, fu) = across, (r0, r1, fv) = down
-        // Rows first, then along the row, in the order ``apply(to:)`` takes.
-        let left = multipliers[r0 * columns + c0] * (1 - fv) + multipliers[r1 * columns + c0] * fv
-        let right = multipliers[r0 * columns + c1] * (1 - fv) + multipliers[r1 * columns + c1] * fv
-        return 1 + left * (1 - fu) + right * fu
+    private static func blend(_ cells: UnsafeBufferPointer<Float>, columns: Int, _ across: Interpolation,
+                              _ down: Interpolation) -> Float {
+        let upper = down.first &* columns, lower = down.second &* columns
+        let left = cells[upper &+ across.first] * (1 - down.weight) + cells[lower &+ across.first] * down.weight
+        let right = cells[upper &+ across.second] * (1 - down.weight) + cells[lower &+ across.second] * down.weight
+        return 1 + left * (1 - across.weight) + right * across.weight
     }
 
     /// The two cells around `x` (pixel coordinate of the pixel's centre at `x + 0.5`) and the
     /// weight of the second.
     @inline(__always)
-    private static func interpolation(_ x: Float, cells: Int, cellSize: Float) -> (Int, Int, Float) {
+    private static func interpolation(_ x: Float, cells: Int, cellSize: Float) -> Interpolation {
         let position = min(max((x + 0.5) / cellSize - 0.5, 0), Float(cells - 1))
         let first = min(Int(position), max(cells - 2, 0))
-        return (first, min(first + 1, cells - 1), position - Float(first))
+        return Interpolation(first: first, second: min(first + 1, cells - 1), weight: position - Float(first))
     }
 
     /// Moves every point of an organized cloud of the grid's size along its ray by its pixel's
@@ -86,37 +93,26 @@ public struct DepthCorrection: Sendable, Equatable {
 
     /// The correction of `source` (or of `target` itself when `source` is `nil`) into `target`.
     private func correct(_ source: UnsafeBufferPointer<SIMD3<Float>>?, into target: UnsafeMutableBufferPointer<SIMD3<Float>>) {
-        let width = imageWidth, columns = columns, cellWidth = Float(imageWidth) / Float(columns)
-        let cellHeight = Float(imageHeight) / Float(rows)
+        let width = imageWidth, columns = columns, cellHeight = Float(imageHeight) / Float(rows)
         // Each column's two cells and weight are the same on every row: worked out once.
-        var first = ContiguousArray<Int>(repeating: 0, count: width), second = first
-        var weight = ContiguousArray<Float>(repeating: 0, count: width)
-        for u in 0..<width { (first[u], second[u], weight[u]) = Self.interpolation(Float(u), cells: columns, cellSize: cellWidth) }
-        var rowCells = ContiguousArray<Float>(repeating: 0, count: columns)
-        var factors = ContiguousArray<Float>(repeating: 1, count: width)
+        let cellWidth = Float(imageWidth) / Float(columns)
+        let across = (0..<width).map { Self.interpolation(Float($0), cells: columns, cellSize: cellWidth) }
         let input = source ?? UnsafeBufferPointer(target)
-        first.withUnsafeBufferPointer { first in
-        second.withUnsafeBufferPointer { second in
-        weight.withUnsafeBufferPointer { weight in
-        rowCells.withUnsafeMutableBufferPointer { rowCells in
-        factors.withUnsafeMutableBufferPointer { factors in
-            for v in 0..<imageHeight {
-                // The row's multipliers at the cells' centre columns, then along the row.
-                let (r0, r1, fv) = Self.interpolation(Float(v), cells: rows, cellSize: cellHeight)
-                for c in 0..<columns { rowCells[c] = multipliers[r0 * columns + c] * (1 - fv) + multipliers[r1 * columns + c] * fv }
-                for u in 0..<width { factors[u] = 1 + rowCells[first[u]] * (1 - weight[u]) + rowCells[second[u]] * weight[u] }
-                // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
-                let from = UnsafeRawPointer(input.baseAddress! + v &* width), to = UnsafeMutableRawPointer(target.baseAddress! + v &* width)
-                for u in 0..<width {
-                    let offset = u &* MemoryLayout<SIMD3<Float>>.stride
-                    to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factors[u], toByteOffset: offset,
-                                  as: SIMD4<Float>.self)
+        across.withUnsafeBufferPointer { across in
+            multipliers.withUnsafeBufferPointer { cells in
+                for v in 0..<imageHeight {
+                    let down = Self.interpolation(Float(v), cells: rows, cellSize: cellHeight)
+                    // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
+                    let from = UnsafeRawPointer(input.baseAddress! + v &* width)
+                    let to = UnsafeMutableRawPointer(target.baseAddress! + v &* width)
+                    for u in 0..<width {
+                        let offset = u &* MemoryLayout<SIMD3<Float>>.stride
+                        let factor = Self.blend(cells, columns: columns, across[u], down)
+                        to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factor, toByteOffset: offset,
+                                      as: SIMD4<Float>.self)
+                    }
                 }
             }
-        }
-        }
-        }
-        }
         }
     }
 
