@@ -36,11 +36,8 @@ struct DepthKeyframe: Sendable {
         self.reduction = reduction
         width = w
         height = h
-        let r = Float(reduction)
-        fx = k.fx / r
-        fy = k.fy / r
-        cx = k.cx / r
-        cy = k.cy / r
+        let reduced = k.reduced(by: reduction)
+        (fx, fy, cx, cy) = (reduced.fx, reduced.fy, reduced.cx, reduced.cy)
         // Sample the grid; holes become zero points.
         var grid = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: w * h)
         grid.withUnsafeMutableBufferPointer { out in
@@ -56,7 +53,7 @@ struct DepthKeyframe: Sendable {
         var valid = 0
         // A span of 2·radius cells at depth z covers about 2·radius·reduction·z/f metres; a jump
         // in depth across it beyond 3× that (a 72° slope) is an edge, not a surface.
-        let slope = 3 * 2 * Float(radius) * r / min(k.fx, k.fy)
+        let slope = 3 * 2 * Float(radius) * Float(reduction) / min(k.fx, k.fy)
         grid.withUnsafeBufferPointer { g in
             normals.withUnsafeMutableBufferPointer { n in
                 for v in radius..<(h - radius) {

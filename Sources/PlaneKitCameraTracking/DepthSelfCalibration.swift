@@ -88,11 +88,8 @@ struct DepthSelfCalibration: Sendable {
         reduction = 2
         width = k.width / reduction
         height = k.height / reduction
-        let r = Float(reduction)
-        fx = k.fx / r
-        fy = k.fy / r
-        cx = k.cx / r
-        cy = k.cy / r
+        let reduced = k.reduced(by: reduction)
+        (fx, fy, cx, cy) = (reduced.fx, reduced.fy, reduced.cx, reduced.cy)
         columns = max(1, configuration.columns)
         rows = max(1, Int((Float(k.height) / Float(k.width) * Float(columns)).rounded()))
         matrix = [Double](repeating: 0, count: rows * columns * rows * columns)

@@ -157,8 +157,8 @@ struct FusedSurface: Sendable {
     func render(at pose: Transform, intrinsics k: PinholeIntrinsics, reduction: Int, frame: Int,
                 noiseA: Float, noiseB: Float) -> DepthKeyframe {
         let w = k.width / reduction, h = k.height / reduction
-        let r = Float(reduction)
-        let fx = k.fx / r, fy = k.fy / r, cx = k.cx / r, cy = k.cy / r
+        let reduced = k.reduced(by: reduction)
+        let fx = reduced.fx, fy = reduced.fy, cx = reduced.cx, cy = reduced.cy
         var nearest = ContiguousArray<Float>(repeating: .infinity, count: w * h)
         var cellPoints = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: w * h)
         var cellNormals = ContiguousArray<SIMD3<Float>>(repeating: .zero, count: w * h)

@@ -53,6 +53,15 @@ public struct PinholeIntrinsics: Hashable, Sendable, Codable {
         return SIMD2(fx * p.x / p.z + cx, fy * p.y / p.z + cy)
     }
 
+    /// The intrinsics of the grid of every `reduction`-th pixel, whose pixel `(u, v)` is pixel
+    /// `(reduction·u, reduction·v)` here: focal lengths and principal point divided by
+    /// `reduction`, and `width / reduction` × `height / reduction` pixels (at least one each).
+    /// Registration and rendering work on such grids.
+    package func reduced(by reduction: Int) -> PinholeIntrinsics {
+        let r = Float(reduction)
+        return PinholeIntrinsics(unchecked: fx / r, fy / r, cx / r, cy / r, max(1, width / reduction), max(1, height / reduction))
+    }
+
     /// `true` when `pixel` lies on the image (pixel centres span `0…width−1`, `0…height−1`,
     /// each pixel covering ±0.5 around its centre).
     @inlinable public func contains(_ pixel: SIMD2<Float>) -> Bool {

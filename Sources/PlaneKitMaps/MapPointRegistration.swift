@@ -85,9 +85,8 @@ struct MapPointRegistration: Sendable {
 
     private func register(samples: [(SIMD3<Float>, SIMD3<Float>)], intrinsics: PinholeIntrinsics, drawing candidates: [Int32],
                           from guess: Transform, distances: [Float]) -> Result {
-        let r = Float(Self.reduction)
-        let fx = intrinsics.fx / r, fy = intrinsics.fy / r, cx = intrinsics.cx / r, cy = intrinsics.cy / r
-        let width = max(1, intrinsics.width / Self.reduction), height = max(1, intrinsics.height / Self.reduction)
+        let reduced = intrinsics.reduced(by: Self.reduction)
+        let fx = reduced.fx, fy = reduced.fy, cx = reduced.cx, cy = reduced.cy, width = reduced.width, height = reduced.height
         var drawn = [Int32](repeating: -1, count: width * height)
         var depth = [Float](repeating: .infinity, count: width * height)
         var pairs: [(p: SIMD3<Float>, n: SIMD3<Double>, d: Double, w: Double)] = []
