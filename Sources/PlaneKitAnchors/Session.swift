@@ -176,13 +176,21 @@ public struct Session: Sendable {
     /// goes backwards; detection errors pass through.
     public mutating func update(frame: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform,
                                 timestamp: Double) throws -> [SessionEvent] {
+        let detection = try detectPlanes(in: frame, intrinsics: intrinsics, pose: pose, timestamp: timestamp)
+        return try update(frame: frame, intrinsics: intrinsics, pose: pose, timestamp: timestamp, detection: detection)
+    }
+
+    /// The first half of ``update(frame:intrinsics:pose:timestamp:)``: checks the frame as it
+    /// does and detects its planes (camera coordinates; `pose` says where up is). A caller whose
+    /// pose depends on the planes (a camera tracker levelling a keyframe on the floor it sees)
+    /// refines the pose with them before the second half places them in the world.
+    public mutating func detectPlanes(in frame: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform,
+                                       timestamp: Double) throws -> PlaneDetectionResult {
         let source = "session frame \(frameIndex + 1)"
         guard frame.isOrganized, frame.width == intrinsics.width, frame.height == intrinsics.height else {
             throw InputError(source: source, problem: "a \(frame.width)×\(frame.height) cloud for \(intrinsics.width)×\(intrinsics.height) intrinsics; an organized frame of the intrinsics' size is needed")
         }
-        guard pose.translation.isFinite, pose.rotation.isRotation(tolerance: 1e-3) else {
-            throw InputError(source: source, problem: "the camera pose is not a finite rigid transform")
-        }
+        try Self.checkPose(pose, source: source)
         guard timestamp.isFinite, frameIndex < 0 || timestamp >= self.timestamp else {
             throw InputError(source: source, problem: "timestamp \(timestamp) is not finite or comes before the previous frame's \(self.timestamp)")
         }
@@ -192,8 +200,17 @@ public struct Session: Sendable {
         cloud.intrinsics = intrinsics
         let detector = OrganizedPlaneDetector(configuration: detectorConfiguration)
         let estimate = detectorConfiguration.sensor == .auto ? noiseEstimate.update(with: cloud, detector: detector) : nil
-        let detection = try detector.detect(in: cloud, measured: estimate)
+        return try detector.detect(in: cloud, measured: estimate)
+    }
 
+    /// The second half of ``update(frame:intrinsics:pose:timestamp:)``: the planes
+    /// ``detectPlanes(in:intrinsics:pose:timestamp:)`` found in `frame`, placed in the world at
+    /// `pose` and tracked. `pose` must be a rigid transform (throws `InputError` otherwise).
+    public mutating func update(frame: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform, timestamp: Double,
+                                 detection: PlaneDetectionResult) throws -> [SessionEvent] {
+        try Self.checkPose(pose, source: "session frame \(frameIndex + 1)")
+        var cloud = frame
+        cloud.intrinsics = intrinsics
         let sampling = cloud.points.withUnsafeBufferPointer { points in
             detection.labels.withUnsafeBufferPointer { labels in
                 FrameSampling(points: points, labels: labels, width: cloud.width, height: cloud.height, pose: pose,
@@ -209,6 +226,13 @@ public struct Session: Sendable {
         let points = MeasuredPoints(xs: sampling.xs, ys: sampling.ys, zs: sampling.zs)
         return integrate(observations, camera: PinholeCamera(intrinsics: intrinsics, pose: pose), timestamp: timestamp,
                          frame: cloud, measuredPoints: points)
+    }
+
+    /// Throws `InputError` for a camera pose that is not a finite rigid transform.
+    private static func checkPose(_ pose: Transform, source: String) throws {
+        guard pose.translation.isFinite, pose.rotation.isRotation(tolerance: 1e-3) else {
+            throw InputError(source: source, problem: "the camera pose is not a finite rigid transform")
+        }
     }
 
     /// Takes the next frame's planes already in world coordinates (the second half of

@@ -191,14 +191,17 @@ struct BenchTracking: ParsableCommand {
             let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, gravity: frame.gravity,
                                          acceleration: frame.acceleration, timestamp: frame.timestamp)
             times.append((ContinuousClock.now - start).milliseconds)
-            // A session detects planes in every frame anyway; a new keyframe takes them (not timed).
+            // A session detects planes in every frame anyway; a new keyframe takes them (not
+            // timed) and may move with them, as the frame does in a stream.
+            var pose = estimate.transform
             if tracker.madeKeyframe {
                 var cloud = tracker.correctedFrame ?? frame.cloud
                 cloud.intrinsics = frame.intrinsics
                 tracker.refineKeyframe(with: try detector.detect(in: cloud))
+                pose = tracker.estimate.transform
             }
-            estimated.append(estimate.transform)
-            poses[index] = estimate.transform
+            estimated.append(pose)
+            poses[index] = pose
             reference.append(frame.reference)
             states.append(estimate.tracking)
             qualities.append(tracker.latestRegistration)

@@ -367,8 +367,11 @@ public struct CameraTracker: Sendable {
     /// Sharpens the keyframe made from the latest frame with that frame's plane detection
     /// (camera coordinates, as `OrganizedPlaneDetector` gives it): cells on a detected plane
     /// take the plane's normal and lie exactly on it, and the keyframe and the camera are put
-    /// back level on the floor among the planes (so ``estimate`` may move by a fraction of a
-    /// degree and a few millimetres). Does nothing when the latest frame made no keyframe.
+    /// back level on the floor among the planes. So ``estimate`` may move: by a fraction of a
+    /// degree and a few millimetres from depth alone, by up to the floor's disagreement with
+    /// gravity when frames bring one (up to 3.9° on the 7-Scenes dev walk, whose gravity comes
+    /// from its reference poses). Report the frame at the moved ``estimate``: the frames after
+    /// it are tracked from there. Does nothing when the latest frame made no keyframe.
     public mutating func refineKeyframe(with detection: PlaneDetectionResult) {
         guard madeKeyframe, let last = keyframes.indices.last else { return }
         let planes = detection.planes.map(\.plane)

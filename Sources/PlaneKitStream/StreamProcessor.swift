@@ -86,10 +86,16 @@ public struct StreamProcessor: Sendable {
             // Planes from the depth as the tracker corrected it, so that they agree with the track.
             if !frame.isPoseGiven, let corrected = cameraTracker.correctedFrame { cloud = corrected }
             // In the map's world once relocalized (the identity until then).
-            let worldPose = mapTracking.worldPose(camera.transform)
-            let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose,
-                                                   timestamp: frame.timestamp)
-            if let detection = session.latestDetection { cameraTracker.refineKeyframe(with: detection) }
+            let detection = try session.detectPlanes(in: cloud, intrinsics: intrinsics, pose: mapTracking.worldPose(camera.transform),
+                                                     timestamp: frame.timestamp)
+            // A new keyframe takes the frame's planes and is put back level on the floor among
+            // them, which moves the camera with it: the frame is placed, and reported, where the
+            // next frames are tracked from (else its pose alone would differ from its
+            // neighbours' by up to the floor's correction, degrees where gravity and floor disagree).
+            cameraTracker.refineKeyframe(with: detection)
+            let worldPose = mapTracking.worldPose(frame.isPoseGiven ? camera.transform : cameraTracker.estimate.transform)
+            let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose, timestamp: frame.timestamp,
+                                                   detection: detection)
             events.append(.camera(CameraEvent(frame: session.frameIndex, timestamp: session.timestamp, transform: worldPose,
                                               tracking: camera.tracking)))
             var focusChange: FocusState?

@@ -11,10 +11,14 @@ public enum SevenScenesDev {
     }
     public static let intrinsics = PinholeIntrinsics(fx: 585, fy: 585, cx: 320, cy: 240, width: 640, height: 480)!
 
-    /// Frame `index`'s cloud (millimetres; 0 and 65 535 are holes).
+    /// Frame `index`'s depth image (millimetres; 0 and 65 535 are holes).
+    public static func depth(_ index: Int) throws -> GrayImage {
+        try DepthImageReader.readRaw(path: folder + String(format: "/frame-%06d.depth.png", index))
+    }
+
+    /// Frame `index`'s cloud (holes are NaN).
     public static func cloud(_ index: Int) throws -> PointCloud {
-        let path = folder + String(format: "/frame-%06d.depth.png", index)
-        var cloud = DepthImage(try DepthImageReader.readRaw(path: path), scale: 0.001).pointCloud(intrinsics: intrinsics)
+        var cloud = DepthImage(try depth(index), scale: 0.001).pointCloud(intrinsics: intrinsics)
         cloud.intrinsics = intrinsics
         return cloud
     }
