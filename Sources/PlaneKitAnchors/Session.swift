@@ -185,7 +185,7 @@ public struct Session: Sendable {
     /// pose depends on the planes (a camera tracker levelling a keyframe on the floor it sees)
     /// refines the pose with them before the second half places them in the world.
     public mutating func detectPlanes(in frame: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform,
-                                       timestamp: Double) throws -> PlaneDetectionResult {
+                                      timestamp: Double) throws -> PlaneDetectionResult {
         let source = "session frame \(frameIndex + 1)"
         guard frame.isOrganized, frame.width == intrinsics.width, frame.height == intrinsics.height else {
             throw InputError(source: source, problem: "a \(frame.width)×\(frame.height) cloud for \(intrinsics.width)×\(intrinsics.height) intrinsics; an organized frame of the intrinsics' size is needed")
@@ -205,10 +205,18 @@ public struct Session: Sendable {
 
     /// The second half of ``update(frame:intrinsics:pose:timestamp:)``: the planes
     /// ``detectPlanes(in:intrinsics:pose:timestamp:)`` found in `frame`, placed in the world at
-    /// `pose` and tracked. `pose` must be a rigid transform (throws `InputError` otherwise).
+    /// `pose` and tracked. Throws `InputError` when `pose` is not a finite rigid transform, the
+    /// frame is not organized at the intrinsics' size, or `detection` is not one of a frame of
+    /// this size (its labels' size, or a plane whose label is not its place in the list).
     public mutating func update(frame: PointCloud, intrinsics: PinholeIntrinsics, pose: Transform, timestamp: Double,
-                                 detection: PlaneDetectionResult) throws -> [SessionEvent] {
-        try Self.checkPose(pose, source: "session frame \(frameIndex + 1)")
+                                detection: PlaneDetectionResult) throws -> [SessionEvent] {
+        let source = "session frame \(frameIndex + 1)"
+        try Self.checkPose(pose, source: source)
+        guard frame.isOrganized, frame.width == intrinsics.width, frame.height == intrinsics.height,
+              detection.width == frame.width, detection.height == frame.height,
+              detection.planes.enumerated().allSatisfy({ $0.element.label == $0.offset + 1 }) else {
+            throw InputError(source: source, problem: "a detection of a \(detection.width)×\(detection.height) frame (\(detection.planes.count) planes) for a \(frame.width)×\(frame.height) cloud and \(intrinsics.width)×\(intrinsics.height) intrinsics; give the frame, its intrinsics and the detection detectPlanes found in it")
+        }
         var cloud = frame
         cloud.intrinsics = intrinsics
         let sampling = cloud.points.withUnsafeBufferPointer { points in

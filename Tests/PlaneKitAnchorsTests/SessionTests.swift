@@ -1,3 +1,4 @@
+import Foundation
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
@@ -167,5 +168,39 @@ struct SessionTests {
             try session.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: bad, timestamp: 0)
         }
         #expect(throws: SessionError.notTracking) { try session.place(name: "x", size: SIMD3(1, 1, 1), atPixel: centre) }
+    }
+
+    /// `update` in two halves, with the pose free to change between them, as a camera tracker
+    /// that levels a keyframe on its planes needs: the same events as in one call, and a
+    /// detection that is not the frame's is an error, not a crash.
+    @Test func updateInTwoHalves() throws {
+        let sequence = SyntheticSequence(seed: 7, frameCount: 12)
+        var whole = Session(), halves = Session()
+        var events = 0
+        for frame in sequence {
+            let one = try whole.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp)
+            let detection = try halves.detectPlanes(in: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose,
+                                                    timestamp: frame.timestamp)
+            let two = try halves.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: frame.timestamp,
+                                        detection: detection)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            #expect(try encoder.encode(one) == encoder.encode(two))
+            events += one.count
+        }
+        #expect(events > 0)
+        let frame = SyntheticFrame(seed: 1)
+        var detection = try halves.detectPlanes(in: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: 1)
+        #expect(detection.planes.count > 1)
+        detection.planes.removeFirst()
+        #expect(throws: (any Error).self) {
+            try halves.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: 1, detection: detection)
+        }
+        let smallCamera = PinholeIntrinsics.kinect(width: 320, height: 240)
+        let small = try halves.detectPlanes(in: SyntheticFrame(seed: 1, intrinsics: smallCamera).cloud, intrinsics: smallCamera,
+                                            pose: frame.pose, timestamp: 1)
+        #expect(throws: (any Error).self) {
+            try halves.update(frame: frame.cloud, intrinsics: frame.intrinsics, pose: frame.pose, timestamp: 1, detection: small)
+        }
     }
 }
