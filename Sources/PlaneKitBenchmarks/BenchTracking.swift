@@ -33,8 +33,10 @@ struct BenchTracking: ParsableCommand {
             track() alone is measured (one thread) and the median reported, with the position \
             RMSE of the estimated poses after moving them rigidly so that the first matches the \
             reference (what an AR user sees), the largest error, the RMSE after the best rigid \
-            fit of the whole path (as TUM's tools report it), and how many frames were not \
-            tracked normally; with several walks (--seed 1 --seed 2 …), a last line gives the \
+            fit of the whole path (as TUM's tools report it), the relative pose error over one \
+            second (TUM's RPE: the RMS of how far each second's estimated motion is from the \
+            reference's, in cm and degrees; drift per second, which a pose out of step with its \
+            neighbours also shows in), and how many frames were not tracked normally; with several walks (--seed 1 --seed 2 …), a last line gives the \
             median and the worst RMSE and how many walks lost the track: one walk's figure moves \
             by centimetres with how a bare-wall stretch is crossed, so judge a change on many. \
             --without-gravity tracks a walk with gravity a second time from \
@@ -174,7 +176,7 @@ struct BenchTracking: ParsableCommand {
         var tracker = CameraTracker(configuration: configuration)
         let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
-        var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = []
+        var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = [], timestamps: [Double] = []
         var limited = 0, lost = 0
         var states: [TrackingState] = [], tracked: [Int] = []
         var poses = [Transform?](repeating: nil, count: walk.count)
@@ -203,6 +205,7 @@ struct BenchTracking: ParsableCommand {
             estimated.append(pose)
             poses[index] = pose
             reference.append(frame.reference)
+            timestamps.append(frame.timestamp)
             states.append(estimate.tracking)
             qualities.append(tracker.latestRegistration)
             tracked.append(index)
@@ -210,6 +213,7 @@ struct BenchTracking: ParsableCommand {
             if estimate.tracking == .limited(.relocalizing) { lost += 1 }
         }
         let error = TrajectoryError(estimated: estimated, reference: reference)
+        let drift = RelativePoseError(estimated: estimated, reference: reference, timestamps: timestamps)
         if perFrame, let offsets = TrajectoryError.positionErrors(estimated: estimated, reference: reference) {
             for (index, (offset, (state, quality))) in zip(tracked, zip(offsets, zip(states, qualities))) {
                 let registration = quality.map {
@@ -226,7 +230,7 @@ struct BenchTracking: ParsableCommand {
                                          frames: estimated.count, keyframes: tracker.keyframeCount,
                                          medianMilliseconds: BenchTimer.median(times), rmse: error?.rmse ?? .nan,
                                          maximumError: error?.maximum ?? .nan, rigidFitRMSE: error?.rigidFitRMSE ?? .nan,
-                                         notNormal: limited, relocalizing: lost)
+                                         relativeError: drift.map(RelativeErrorFigures.init), notNormal: limited, relocalizing: lost)
         return (report, poses)
     }
 
@@ -270,6 +274,8 @@ struct BenchTracking: ParsableCommand {
         report.open3dRMSE = error?.rmse
         report.open3dMaximumError = error?.maximum
         report.open3dRigidFitRMSE = error?.rigidFitRMSE
+        report.open3dRelativeError = RelativePoseError(estimated: poses, reference: walk.referencePoses(), timestamps: walk.recordedTimes)
+            .map(RelativeErrorFigures.init)
     }
 }
 
@@ -301,6 +307,22 @@ enum IMUChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// A walk's relative pose error over one second, as reported (cm and degrees).
+struct RelativeErrorFigures: Encodable {
+    let translationCentimetres: Float
+    let rotationDegrees: Float
+
+    init(_ error: RelativePoseError) {
+        translationCentimetres = error.translationRMSE * 100
+        rotationDegrees = error.rotationRMSE * 180 / .pi
+    }
+
+    /// "RPE over 1 s X cm, Y°", or "no RPE" for a walk shorter than a second.
+    static func text(_ figures: RelativeErrorFigures?) -> String {
+        figures.map { CFormat.string("RPE over 1 s %.2f cm, %.2f°", $0.translationCentimetres, $0.rotationDegrees) } ?? "no RPE (under 1 s)"
+    }
+}
+
 /// What the Open3D script prints.
 private struct Open3DTrackingFigures: Decodable {
     let open3d: String
@@ -317,6 +339,8 @@ struct TrackingBenchReport: Encodable {
     let rmse: Float
     let maximumError: Float
     let rigidFitRMSE: Float
+    /// The relative pose error over one second.
+    let relativeError: RelativeErrorFigures?
     let notNormal: Int
     let relocalizing: Int
     var open3dVersion: String?
@@ -325,17 +349,20 @@ struct TrackingBenchReport: Encodable {
     var open3dRMSE: Float?
     var open3dMaximumError: Float?
     var open3dRigidFitRMSE: Float?
+    var open3dRelativeError: RelativeErrorFigures?
     var referenceCheck: ReferenceCheck?
 
     /// One line of the table.
     var line: String {
-        var text = "\(walk): " + CFormat.string("%d frames, PlaneKit %.2f ms/frame, RMSE %.2f cm (max %.2f cm) after aligning the first frame, %.2f cm after the best rigid fit, %d keyframes, %d frames not normal (%d relocalizing)",
-                                                 frames, medianMilliseconds, rmse * 100, maximumError * 100, rigidFitRMSE * 100,
-                                                 keyframes, notNormal, relocalizing)
+        var text = "\(walk): " + CFormat.string("%d frames, PlaneKit %.2f ms/frame, RMSE %.2f cm (max %.2f cm) after aligning the first frame, %.2f cm after the best rigid fit, ",
+                                                 frames, medianMilliseconds, rmse * 100, maximumError * 100, rigidFitRMSE * 100)
+            + RelativeErrorFigures.text(relativeError)
+            + CFormat.string(", %d keyframes, %d frames not normal (%d relocalizing)", keyframes, notNormal, relocalizing)
         if let open3dMedianMilliseconds, let open3dRMSE, let open3dMaximumError {
             text += "; Open3D \(open3dVersion ?? "?") \(open3dMethod ?? "?") "
-                + CFormat.string("%.1f ms/frame, RMSE %.2f cm (max %.2f cm), %.2f cm after the best rigid fit", open3dMedianMilliseconds,
+                + CFormat.string("%.1f ms/frame, RMSE %.2f cm (max %.2f cm), %.2f cm after the best rigid fit, ", open3dMedianMilliseconds,
                                  open3dRMSE * 100, open3dMaximumError * 100, (open3dRigidFitRMSE ?? .nan) * 100)
+                + RelativeErrorFigures.text(open3dRelativeError)
         }
         if let referenceCheck { text += "\n" + referenceCheck.line }
         return text

@@ -33,7 +33,9 @@ public struct TrajectoryError: Sendable, Hashable {
             squares += Double(error * error)
             maximum = max(maximum, error)
             last = error
-            maximumRotation = max(maximumRotation, Transform(rotation: r.rotation.transposed * a.rotation).rotationAngle)
+            // From the quaternion, as ``RelativePoseError`` measures it: a reference rotation rigid
+            // only to a few decimals would look turned by a degree through the trace.
+            maximumRotation = max(maximumRotation, Quaternion(r.rotation.transposed * a.rotation).angle)
         }
         rmse = Float((squares / Double(estimated.count)).squareRoot())
         rigidFitRMSE = Self.rigidFitRMSE(estimated.map(\.translation), reference.map(\.translation))
