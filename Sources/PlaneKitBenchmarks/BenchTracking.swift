@@ -36,8 +36,9 @@ struct BenchTracking: ParsableCommand {
             fit of the whole path (as TUM's tools report it), the relative pose error over one \
             second (TUM's RPE: the RMS of how far each second's estimated motion is from the \
             reference's, in cm and degrees; drift per second, which a pose out of step with its \
-            neighbours also shows in), and how many frames were not tracked normally; with several walks (--seed 1 --seed 2 …), a last line gives the \
-            median and the worst RMSE and how many walks lost the track: one walk's figure moves \
+            neighbours also shows in), and how many frames were not tracked normally; with \
+            several walks (--seed 1 --seed 2 …), a last line gives the median and the worst \
+            RMSE and how many walks lost the track: one walk's figure moves \
             by centimetres with how a bare-wall stretch is crossed, so judge a change on many. \
             --without-gravity tracks a walk with gravity a second time from \
             depth alone. --fused-surface registers each frame against the surface fused from \
@@ -195,13 +196,12 @@ struct BenchTracking: ParsableCommand {
             times.append((ContinuousClock.now - start).milliseconds)
             // A session detects planes in every frame anyway; a new keyframe takes them (not
             // timed) and may move with them, as the frame does in a stream.
-            var pose = estimate.transform
             if tracker.madeKeyframe {
                 var cloud = tracker.correctedFrame ?? frame.cloud
                 cloud.intrinsics = frame.intrinsics
                 tracker.refineKeyframe(with: try detector.detect(in: cloud))
-                pose = tracker.estimate.transform
             }
+            let pose = tracker.estimate.transform
             estimated.append(pose)
             poses[index] = pose
             reference.append(frame.reference)

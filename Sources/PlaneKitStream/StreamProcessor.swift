@@ -93,7 +93,7 @@ public struct StreamProcessor: Sendable {
             // next frames are tracked from (else its pose alone would differ from its
             // neighbours' by up to the floor's correction, degrees where gravity and floor disagree).
             cameraTracker.refineKeyframe(with: detection)
-            let worldPose = mapTracking.worldPose(frame.isPoseGiven ? camera.transform : cameraTracker.estimate.transform)
+            let worldPose = mapTracking.worldPose(cameraTracker.estimate.transform)
             let sessionEvents = try session.update(frame: cloud, intrinsics: intrinsics, pose: worldPose, timestamp: frame.timestamp,
                                                    detection: detection)
             events.append(.camera(CameraEvent(frame: session.frameIndex, timestamp: session.timestamp, transform: worldPose,

@@ -26,10 +26,7 @@ struct RealWalkStreamTests {
                 StreamFrame.depth16(samples: samples, intrinsics: SevenScenesDev.intrinsics, depthScale: 0.001,
                                     timestamp: Double(index) / 30)
             }
-            let gravity = pose.rotation.transposed * down * 9.81
-            let record = StreamRecord.frame(StreamFrame(timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                                                        encoding: frame.encoding, depthScale: frame.depthScale,
-                                                        intrinsics: frame.intrinsics, gravity: gravity, payload: frame.payload))
+            let record = CameraEventTests.unposed(.frame(frame), gravity: pose.rotation.transposed * down * 9.81)
             try processor.handle(record, number: index, into: &events)
             reference.append(pose)
         }
