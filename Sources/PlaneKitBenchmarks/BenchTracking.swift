@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitHitTesting
 import PlaneKitInput
@@ -175,7 +174,6 @@ struct BenchTracking: ParsableCommand {
     static func trackPlaneKit(_ walk: TrackingWalk, configuration: CameraTracker.Configuration, perFrame: Bool = false) throws
         -> (TrackingBenchReport, [Transform?]) {
         var tracker = CameraTracker(configuration: configuration)
-        let detector = OrganizedPlaneDetector()
         var workspace = RenderWorkspace()
         var estimated: [Transform] = [], reference: [Transform] = [], times: [Double] = [], timestamps: [Double] = []
         var limited = 0, lost = 0
@@ -196,11 +194,7 @@ struct BenchTracking: ParsableCommand {
             times.append((ContinuousClock.now - start).milliseconds)
             // A session detects planes in every frame anyway; a new keyframe takes them (not
             // timed) and may move with them, as the frame does in a stream.
-            if tracker.madeKeyframe {
-                var cloud = tracker.correctedFrame ?? frame.cloud
-                cloud.intrinsics = frame.intrinsics
-                tracker.refineKeyframe(with: try detector.detect(in: cloud))
-            }
+            try tracker.refineKeyframe(frame: frame.cloud, intrinsics: frame.intrinsics)
             let pose = tracker.estimate.transform
             estimated.append(pose)
             poses[index] = pose

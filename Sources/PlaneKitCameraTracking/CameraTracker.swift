@@ -382,6 +382,19 @@ public struct CameraTracker: Sendable {
         levelOnFloor(keyframe: last, detection: detection)
     }
 
+    /// ``refineKeyframe(with:)`` for tracking without a session: when the latest frame made a
+    /// keyframe, finds its planes with `detector`, in ``correctedFrame`` when the depth was
+    /// corrected (so that they agree with the track), else in `frame`, the frame as tracked.
+    /// A session detects every frame's planes anyway and passes its own detection instead.
+    /// Report the frame at ``estimate`` afterwards. Throws what the detector throws.
+    public mutating func refineKeyframe(frame: PointCloud, intrinsics: PinholeIntrinsics,
+                                        detector: OrganizedPlaneDetector = OrganizedPlaneDetector()) throws(DetectionError) {
+        guard madeKeyframe else { return }
+        var cloud = correctedFrame ?? frame
+        cloud.intrinsics = intrinsics
+        refineKeyframe(with: try detector.detect(in: cloud))
+    }
+
     /// Puts the keyframe (and the camera, which took it) back level on the floor it sees: a
     /// floor is flat and level, so its normal is world up and its height the one first seen, and
     /// what registration chain let drift of the camera's tilt (a few tenths of a degree over a

@@ -1,5 +1,4 @@
 import Foundation
-import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitTestSupport
@@ -38,13 +37,12 @@ struct RealKinectTrackingTests {
     static func track(_ sequence: [(cloud: PointCloud, intrinsics: PinholeIntrinsics, time: Double)]) throws
         -> (relative: [Transform], states: [TrackingState]) {
         var tracker = CameraTracker()
-        let detector = OrganizedPlaneDetector()
         var poses: [Transform] = [], states: [TrackingState] = []
         for frame in sequence {
             let estimate = tracker.track(frame: frame.cloud, intrinsics: frame.intrinsics, timestamp: frame.time)
-            poses.append(estimate.transform)
+            try tracker.refineKeyframe(frame: frame.cloud, intrinsics: frame.intrinsics)
+            poses.append(tracker.estimate.transform)
             states.append(estimate.tracking)
-            if tracker.madeKeyframe { tracker.refineKeyframe(with: try detector.detect(in: frame.cloud)) }
         }
         let first = poses[0].inverse
         return (poses.map { first * $0 }, states)

@@ -1,5 +1,4 @@
 import Foundation
-import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
 import PlaneKitTestSupport
@@ -29,14 +28,13 @@ struct SevenScenesTrackingTests {
         -> (result: (poses: [Transform], states: [TrackingState], reference: [Transform]), tracker: CameraTracker) {
         let down = try SevenScenesDev.gravity()
         var tracker = CameraTracker(configuration: configuration)
-        let detector = OrganizedPlaneDetector()
         var poses: [Transform] = [], states: [TrackingState] = [], reference: [Transform] = []
         for index in 0..<frames {
             let cloud = try SevenScenesDev.cloud(index), truth = try SevenScenesDev.pose(index)
             let estimate = tracker.track(frame: cloud, intrinsics: SevenScenesDev.intrinsics,
                                          gravity: gravity ? truth.rotation.transposed * down : nil, timestamp: Double(index) / 30)
             // A new keyframe levelled on its floor moves the frame with it, as a stream reports it.
-            if tracker.madeKeyframe { tracker.refineKeyframe(with: try detector.detect(in: tracker.correctedFrame ?? cloud)) }
+            try tracker.refineKeyframe(frame: cloud, intrinsics: SevenScenesDev.intrinsics)
             poses.append(tracker.estimate.transform)
             states.append(estimate.tracking)
             reference.append(truth)
