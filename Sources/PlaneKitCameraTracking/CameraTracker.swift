@@ -213,7 +213,7 @@ public struct CameraTracker: Sendable {
         if learned != depthCorrection {
             // What was mapped under the previous correction moves to the new one, so that
             // frames corrected anew meet keyframes corrected alike.
-            for k in keyframes.indices { keyframes[k].recorrect(from: depthCorrection, to: learned) }
+            DepthKeyframe.recorrect(&keyframes, from: depthCorrection, to: learned)
             depthCorrection = learned
         }
         var corrected = frame

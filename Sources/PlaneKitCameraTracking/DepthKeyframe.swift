@@ -144,17 +144,30 @@ struct DepthKeyframe: Sendable {
         }
     }
 
-    /// Moves the keyframe's points from the depth correction they were made with (`old`, none
+    /// Moves the keyframes' points from the depth correction they were made with (`old`, none
     /// when `nil`) to `new`: each along its ray by the ratio of the two factors at its pixel.
     /// Normals are kept: a correction changes by a fraction of a percent across a cell, which
-    /// turns a normal by far less than its noise.
-    mutating func recorrect(from old: DepthCorrection?, to new: DepthCorrection?) {
-        let step = Float(reduction), w = width
-        vertices.withUnsafeMutableBufferPointer { vs in
-            for v in 0..<height {
-                for u in 0..<w where vs[v * w + u].z > 0 {
-                    let x = Float(u) * step, y = Float(v) * step
-                    vs[v * w + u] *= (new?.factor(u: x, v: y) ?? 1) / (old?.factor(u: x, v: y) ?? 1)
+    /// turns a normal by far less than its noise. The ratios are worked out once for all
+    /// keyframes on the same grid (a walk's keyframes all are), not once per keyframe.
+    static func recorrect(_ keyframes: inout [DepthKeyframe], from old: DepthCorrection?, to new: DepthCorrection?) {
+        var ratios: (grid: SIMD3<Int>, values: [Float]) = (.zero, [])
+        for k in keyframes.indices {
+            let keyframe = keyframes[k]
+            let grid = SIMD3(keyframe.width, keyframe.height, keyframe.reduction)
+            if grid != ratios.grid {
+                let step = Float(keyframe.reduction)
+                var values = [Float](repeating: 1, count: keyframe.width * keyframe.height)
+                for v in 0..<keyframe.height {
+                    for u in 0..<keyframe.width {
+                        let x = Float(u) * step, y = Float(v) * step
+                        values[v * keyframe.width + u] = (new?.factor(u: x, v: y) ?? 1) / (old?.factor(u: x, v: y) ?? 1)
+                    }
+                }
+                ratios = (grid, values)
+            }
+            ratios.values.withUnsafeBufferPointer { ratio in
+                keyframes[k].vertices.withUnsafeMutableBufferPointer { vs in
+                    for i in vs.indices where vs[i].z > 0 { vs[i] *= ratio[i] }
                 }
             }
         }
