@@ -45,6 +45,22 @@ public struct DepthCorrection: Sendable, Equatable {
         return multipliers.withUnsafeBufferPointer { Self.blend($0, columns: columns, across, down) }
     }
 
+    /// ``factor(u:v:)`` at pixel (`u`·`step`, `v`·`step`) for `u` below `width` and `v` below
+    /// `height`, row after row (a keyframe's reduced grid): each column's and each row's cells
+    /// are worked out once, not once per pixel.
+    func factors(width: Int, height: Int, step: Int) -> [Float] {
+        let cellWidth = Float(imageWidth) / Float(columns), cellHeight = Float(imageHeight) / Float(rows)
+        let across = (0..<width).map { Self.interpolation(Float($0) * Float(step), cells: columns, cellSize: cellWidth) }
+        var values = [Float](repeating: 1, count: width * height)
+        multipliers.withUnsafeBufferPointer { cells in
+            for v in 0..<height {
+                let down = Self.interpolation(Float(v) * Float(step), cells: rows, cellSize: cellHeight)
+                for u in 0..<width { values[v &* width &+ u] = Self.blend(cells, columns: columns, across[u], down) }
+            }
+        }
+        return values
+    }
+
     /// Two neighbouring cells along one axis and the weight of the second: where a pixel lies
     /// between cell centres.
     private struct Interpolation {

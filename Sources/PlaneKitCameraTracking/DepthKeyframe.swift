@@ -155,15 +155,10 @@ struct DepthKeyframe: Sendable {
             let keyframe = keyframes[k]
             let grid = SIMD3(keyframe.width, keyframe.height, keyframe.reduction)
             if grid != ratios.grid {
-                let step = Float(keyframe.reduction)
-                var values = [Float](repeating: 1, count: keyframe.width * keyframe.height)
-                for v in 0..<keyframe.height {
-                    for u in 0..<keyframe.width {
-                        let x = Float(u) * step, y = Float(v) * step
-                        values[v * keyframe.width + u] = (new?.factor(u: x, v: y) ?? 1) / (old?.factor(u: x, v: y) ?? 1)
-                    }
-                }
-                ratios = (grid, values)
+                let count = keyframe.width * keyframe.height
+                let newFactors = new?.factors(width: keyframe.width, height: keyframe.height, step: keyframe.reduction)
+                let oldFactors = old?.factors(width: keyframe.width, height: keyframe.height, step: keyframe.reduction)
+                ratios = (grid, (0..<count).map { (newFactors?[$0] ?? 1) / (oldFactors?[$0] ?? 1) })
             }
             ratios.values.withUnsafeBufferPointer { ratio in
                 keyframes[k].vertices.withUnsafeMutableBufferPointer { vs in

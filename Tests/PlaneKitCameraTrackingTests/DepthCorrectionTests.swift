@@ -35,6 +35,61 @@ struct DepthCorrectionTests {
         #expect(abs(g.largestCorrection - 0.04) < 1e-7)
     }
 
+    /// A reduced grid's factors, worked out a row and a column at a time, are the single pixel's
+    /// to the last bit (keyframes are moved by their ratios when a new correction is learned).
+    @Test func aReducedGridsFactorsAreEachPixels() {
+        for step in [1, 2, 3, 7] {
+            let width = 40 / step, height = 30 / step
+            let factors = Self.grid.factors(width: width, height: height, step: step)
+            #expect(factors.count == width * height)
+            var mismatches = 0
+            for v in 0..<height {
+                for u in 0..<width where factors[v * width + u] != Self.grid.factor(u: Float(u * step), v: Float(v * step)) {
+                    mismatches += 1
+                }
+            }
+            #expect(mismatches == 0, "step \(step)")
+        }
+    }
+
+    /// Keyframes made under one correction move to the next by the ratio of the two factors at
+    /// each point's pixel; keyframes on another grid get their own ratios; empty cells stay empty.
+    @Test func keyframesMoveFromOneCorrectionToTheNext() {
+        let next = DepthCorrection(imageWidth: 40, imageHeight: 30, columns: 2, rows: 1, multipliers: [-0.02, 0.03])!
+        func keyframe(reduction: Int) -> DepthKeyframe {
+            let width = 40 / reduction, height = 30 / reduction
+            var vertices = ContiguousArray<SIMD3<Float>>()
+            for v in 0..<height {
+                for u in 0..<width { vertices.append(u == 1 && v == 2 ? .zero : SIMD3(Float(u) - 8, Float(v) - 6, 20) * 0.05) }
+            }
+            return DepthKeyframe(pose: .identity, frame: 0, width: width, height: height, fx: 50, fy: 50, cx: 10, cy: 7.5,
+                                 reduction: reduction, vertices: vertices,
+                                 normals: ContiguousArray(repeating: SIMD3(0, 0, -1), count: vertices.count), validCount: vertices.count - 1)
+        }
+        let before = [keyframe(reduction: 2), keyframe(reduction: 2), keyframe(reduction: 5)]
+        for (old, new) in [(Self.grid, next), (nil, next), (next, nil)] as [(DepthCorrection?, DepthCorrection?)] {
+            var moved = before
+            DepthKeyframe.recorrect(&moved, from: old, to: new)
+            var worst: Float = 0
+            for (original, keyframe) in zip(before, moved) {
+                let step = Float(keyframe.reduction)
+                keyframe.withSurface { after, _ in
+                    original.withSurface { points, _ in
+                        for v in 0..<keyframe.height {
+                            for u in 0..<keyframe.width {
+                                let i = v * keyframe.width + u, x = Float(u) * step, y = Float(v) * step
+                                let ratio = (new?.factor(u: x, v: y) ?? 1) / (old?.factor(u: x, v: y) ?? 1)
+                                worst = max(worst, length(after[i] - points[i] * ratio))
+                            }
+                        }
+                    }
+                }
+                #expect(keyframe.withSurface { after, _ in after[2 * keyframe.width + 1] } == .zero)
+            }
+            #expect(worst == 0)
+        }
+    }
+
     @Test func pointsMoveAlongTheirRaysAndHolesStayHoles() throws {
         var points = ContiguousArray<SIMD3<Float>>()
         for v in 0..<30 {
