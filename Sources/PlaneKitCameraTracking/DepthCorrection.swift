@@ -42,7 +42,10 @@ public struct DepthCorrection: Sendable, Equatable {
     public func factor(u: Float, v: Float) -> Float {
         let across = Self.interpolation(u, cells: columns, cellSize: Float(imageWidth) / Float(columns))
         let down = Self.interpolation(v, cells: rows, cellSize: Float(imageHeight) / Float(rows))
-        return multipliers.withUnsafeBufferPointer { Self.blend($0, columns: columns, across, down) }
+        return multipliers.withUnsafeBufferPointer { cells in
+            Self.blend(Self.blend(cells, column: across.first, columns: columns, down),
+                       Self.blend(cells, column: across.second, columns: columns, down), across)
+        }
     }
 
     /// ``factor(u:v:)`` at pixel (`u`·`step`, `v`·`step`) for `u` below `width` and `v` below
@@ -52,11 +55,10 @@ public struct DepthCorrection: Sendable, Equatable {
         let cellWidth = Float(imageWidth) / Float(columns), cellHeight = Float(imageHeight) / Float(rows)
         let across = (0..<width).map { Self.interpolation(Float($0) * Float(step), cells: columns, cellSize: cellWidth) }
         var values = [Float](repeating: 1, count: width * height)
-        multipliers.withUnsafeBufferPointer { cells in
-            for v in 0..<height {
-                let down = Self.interpolation(Float(v) * Float(step), cells: rows, cellSize: cellHeight)
-                for u in 0..<width { values[v &* width &+ u] = Self.blend(cells, columns: columns, across[u], down) }
-            }
+        var row = [Float](repeating: 0, count: columns)
+        for v in 0..<height {
+            blendRows(into: &row, Self.interpolation(Float(v) * Float(step), cells: rows, cellSize: cellHeight))
+            for u in 0..<width { values[v &* width &+ u] = Self.blend(row[across[u].first], row[across[u].second], across[u]) }
         }
         return values
     }
@@ -67,16 +69,26 @@ public struct DepthCorrection: Sendable, Equatable {
         var first: Int, second: Int, weight: Float
     }
 
-    /// `1 + m` between the four cells of `across` (two columns) and `down` (two rows) of the
-    /// grid `cells`: both columns blended down the rows first, then across. One formula for a
-    /// single pixel and for whole frames, so that they agree to the last bit.
+    /// The multiplier at `column` of the grid `cells`, blended between the two rows of `down`.
+    /// With ``blend(_:_:_:)`` one formula for a single pixel and for whole frames (whose rows are
+    /// blended once per image row), so that they agree to the last bit.
     @inline(__always)
-    private static func blend(_ cells: UnsafeBufferPointer<Float>, columns: Int, _ across: Interpolation,
-                              _ down: Interpolation) -> Float {
-        let upper = down.first &* columns, lower = down.second &* columns
-        let left = cells[upper &+ across.first] * (1 - down.weight) + cells[lower &+ across.first] * down.weight
-        let right = cells[upper &+ across.second] * (1 - down.weight) + cells[lower &+ across.second] * down.weight
-        return 1 + left * (1 - across.weight) + right * across.weight
+    private static func blend(_ cells: UnsafeBufferPointer<Float>, column: Int, columns: Int, _ down: Interpolation) -> Float {
+        cells[down.first &* columns &+ column] * (1 - down.weight) + cells[down.second &* columns &+ column] * down.weight
+    }
+
+    /// `1 + m` between the multipliers of two columns (each blended down the rows), `left` and
+    /// `right`, at the position `across` gives.
+    @inline(__always)
+    private static func blend(_ left: Float, _ right: Float, _ across: Interpolation) -> Float {
+        1 + left * (1 - across.weight) + right * across.weight
+    }
+
+    /// Every column's multiplier blended between the two rows of `down`, into `row`.
+    private func blendRows(into row: inout [Float], _ down: Interpolation) {
+        multipliers.withUnsafeBufferPointer { cells in
+            for column in 0..<columns { row[column] = Self.blend(cells, column: column, columns: columns, down) }
+        }
     }
 
     /// The two cells around `x` (pixel coordinate of the pixel's centre at `x + 0.5`) and the
@@ -114,16 +126,18 @@ public struct DepthCorrection: Sendable, Equatable {
         let cellWidth = Float(imageWidth) / Float(columns)
         let across = (0..<width).map { Self.interpolation(Float($0), cells: columns, cellSize: cellWidth) }
         let input = source ?? UnsafeBufferPointer(target)
+        // Each row's columns blended down the rows once, not once per pixel.
+        var row = [Float](repeating: 0, count: columns)
         across.withUnsafeBufferPointer { across in
-            multipliers.withUnsafeBufferPointer { cells in
-                for v in 0..<imageHeight {
-                    let down = Self.interpolation(Float(v), cells: rows, cellSize: cellHeight)
+            for v in 0..<imageHeight {
+                blendRows(into: &row, Self.interpolation(Float(v), cells: rows, cellSize: cellHeight))
+                row.withUnsafeBufferPointer { row in
                     // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
                     let from = UnsafeRawPointer(input.baseAddress! + v &* width)
                     let to = UnsafeMutableRawPointer(target.baseAddress! + v &* width)
                     for u in 0..<width {
                         let offset = u &* MemoryLayout<SIMD3<Float>>.stride
-                        let factor = Self.blend(cells, columns: columns, across[u], down)
+                        let factor = Self.blend(row[across[u].first], row[across[u].second], across[u])
                         to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factor, toByteOffset: offset,
                                       as: SIMD4<Float>.self)
                     }

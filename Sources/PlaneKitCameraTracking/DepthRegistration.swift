@@ -58,9 +58,20 @@ struct DepthRegistration: Sendable {
     }
 
     let configuration: Configuration
-    /// The frame's valid points on the coarse and fine grids (reused from frame to frame).
-    private var coarse = ContiguousArray<SIMD3<Float>>()
-    private var fine = ContiguousArray<SIMD3<Float>>()
+    /// The valid points of one sample grid: the first `count` of `storage`, which is kept at
+    /// the grid's full size and reused from frame to frame.
+    private struct SampleGrid {
+        var storage = ContiguousArray<SIMD3<Float>>()
+        var count = 0
+
+        func withPoints<R>(_ body: (UnsafeBufferPointer<SIMD3<Float>>) -> R) -> R {
+            storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    /// The frame's valid points on the coarse and fine grids.
+    private var coarse = SampleGrid()
+    private var fine = SampleGrid()
 
     init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -71,19 +82,38 @@ struct DepthRegistration: Sendable {
 
     /// Takes the valid points of an organized frame (camera coordinates, NaN or z ≤ 0 holes).
     mutating func sample(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int) {
-        coarse.removeAll(keepingCapacity: true)
-        fine.removeAll(keepingCapacity: true)
         let c = configuration.coarseStride, f = configuration.fineStride
-        for v in stride(from: f / 2, to: height, by: f) {
-            let row = v * width
-            let coarseRow = (v - f / 2) % c == 0
-            for u in stride(from: f / 2, to: width, by: f) {
-                let p = points[row + u]
-                guard p.z > 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-                fine.append(p)
-                if coarseRow, (u - f / 2) % c == 0 { coarse.append(p) }
+        // Written through pointers into storage of the grids' full size: appending point by
+        // point was a third of the loop's instructions.
+        func size(_ length: Int, _ step: Int, from start: Int) -> Int { length > start ? (length - start + step - 1) / step : 0 }
+        let fineSize = size(width, f, from: f / 2) * size(height, f, from: f / 2)
+        let coarseSize = size(width, c, from: f / 2) * size(height, c, from: f / 2)
+        if fine.storage.count < fineSize { fine.storage = ContiguousArray(repeating: .zero, count: fineSize) }
+        if coarse.storage.count < coarseSize { coarse.storage = ContiguousArray(repeating: .zero, count: coarseSize) }
+        var fineFound = 0, coarseFound = 0
+        fine.storage.withUnsafeMutableBufferPointer { fine in
+            coarse.storage.withUnsafeMutableBufferPointer { coarse in
+                for v in stride(from: f / 2, to: height, by: f) {
+                    let row = v * width
+                    let coarseRow = (v - f / 2) % c == 0
+                    // The next column of the coarse grid (f/2 + k·c), kept ahead instead of a division a point.
+                    var coarseColumn = f / 2
+                    for u in stride(from: f / 2, to: width, by: f) {
+                        while coarseColumn < u { coarseColumn += c }
+                        let p = points[row + u]
+                        guard p.z > 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+                        fine[fineFound] = p
+                        fineFound += 1
+                        if coarseRow, u == coarseColumn {
+                            coarse[coarseFound] = p
+                            coarseFound += 1
+                        }
+                    }
+                }
             }
         }
+        fine.count = fineFound
+        coarse.count = coarseFound
     }
 
     /// Registers the sampled frame against `keyframe`, starting from `initial` (keyframe-from-frame).
@@ -98,7 +128,7 @@ struct DepthRegistration: Sendable {
                       (grid: fine, iterations: configuration.fineIterations, distance: configuration.fineDistance, isFine: true)]
         for (grid, iterations, distance, isFine) in levels {
             for _ in 0..<iterations {
-                let quality = grid.withUnsafeBufferPointer { points in
+                let quality = grid.withPoints { points in
                     accumulate(points, keyframe: keyframe, transform: transform, distance: distance, into: &equations)
                 }
                 guard equations.count >= 6, let step = equations.solve(freeBelow: configuration.freeBelow, heldTranslations: heldTranslations) else {
@@ -113,7 +143,7 @@ struct DepthRegistration: Sendable {
             }
         }
         // Otherwise the quality on the fine grid at the estimate.
-        let (inliers, rms) = settled ?? fine.withUnsafeBufferPointer { points in
+        let (inliers, rms) = settled ?? fine.withPoints { points in
             accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.fineDistance, into: &equations)
         }
         return Result(transform: transform, samples: fine.count, inliers: inliers, rms: rms,
@@ -131,7 +161,7 @@ struct DepthRegistration: Sendable {
             joint.reset()
             for keyframe in keyframes {
                 let relative = keyframe.pose.inverse * pose
-                fine.withUnsafeBufferPointer { points in
+                fine.withPoints { points in
                     _ = accumulate(points, keyframe: keyframe, transform: relative, distance: configuration.fineDistance, into: &single)
                 }
                 joint.add(single, through: relative)
@@ -153,7 +183,7 @@ struct DepthRegistration: Sendable {
     /// solving them: which directions the keyframe's surfaces hold.
     func equations(to keyframe: DepthKeyframe, transform: Transform) -> PoseNormalEquations {
         var equations = PoseNormalEquations()
-        _ = coarse.withUnsafeBufferPointer { points in
+        _ = coarse.withPoints { points in
             accumulate(points, keyframe: keyframe, transform: transform, distance: configuration.coarseDistance, into: &equations)
         }
         return equations
@@ -165,7 +195,7 @@ struct DepthRegistration: Sendable {
     func medianResidual(to keyframe: DepthKeyframe, transform: Transform, distance: Float) -> (median: Float, pairs: Int)? {
         var residuals: [Float] = []
         residuals.reserveCapacity(fine.count)
-        fine.withUnsafeBufferPointer { points in
+        fine.withPoints { points in
             keyframe.forEachPair(of: points, transform: transform, distance: distance) { _, _, r, _ in
                 residuals.append(abs(r))
             }
