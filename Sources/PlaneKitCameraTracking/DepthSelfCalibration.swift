@@ -188,15 +188,26 @@ struct DepthSelfCalibration: Sendable {
         else { return false }
         // `solved` holds H⁻¹Bᵀ (six numbers per cell) and then H⁻¹b.
         let indices = (0..<cells).filter { sums.touched[$0] }
-        for c in indices {
-            for d in indices {
-                var s = 0.0
-                for k in 0..<6 { s += sums.cellRigid[c * 6 + k] * solved[d * 6 + k] }
-                matrix[c * cells + d] += sums.cellCells[c * cells + d] - s
+        // Through pointers: hundreds of cells squared, six terms each, for every pair.
+        sums.cellRigid.withUnsafeBufferPointer { cellRigid in
+            solved.withUnsafeBufferPointer { solved in
+                sums.cellCells.withUnsafeBufferPointer { cellCells in
+                    matrix.withUnsafeMutableBufferPointer { matrix in
+                        for c in indices {
+                            for d in indices {
+                                var s = 0.0
+                                for k in 0..<6 { s += cellRigid[c * 6 + k] * solved[d * 6 + k] }
+                                matrix[c * cells + d] += cellCells[c * cells + d] - s
+                            }
+                        }
+                    }
+                }
+                for c in indices {
+                    var s = 0.0
+                    for k in 0..<6 { s += cellRigid[c * 6 + k] * solved[cells * 6 + k] }
+                    vector[c] += sums.cellVector[c] - s
+                }
             }
-            var s = 0.0
-            for k in 0..<6 { s += sums.cellRigid[c * 6 + k] * solved[cells * 6 + k] }
-            vector[c] += sums.cellVector[c] - s
         }
         var explainedByRigid = 0.0
         for k in 0..<6 { explainedByRigid += sums.rigidVector[k] * solved[cells * 6 + k] }
