@@ -64,6 +64,7 @@ struct DepthRegistration: Sendable {
         var storage = ContiguousArray<SIMD3<Float>>()
         var count = 0
 
+        /// Calls `body` with the grid's valid points.
         func withPoints<R>(_ body: (UnsafeBufferPointer<SIMD3<Float>>) -> R) -> R {
             storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
         }
