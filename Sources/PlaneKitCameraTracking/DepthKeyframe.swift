@@ -152,13 +152,14 @@ struct DepthKeyframe: Sendable {
     static func recorrect(_ keyframes: inout [DepthKeyframe], from old: DepthCorrection?, to new: DepthCorrection?) {
         var ratios: (grid: SIMD3<Int>, values: [Float]) = (.zero, [])
         for k in keyframes.indices {
-            let keyframe = keyframes[k]
-            let grid = SIMD3(keyframe.width, keyframe.height, keyframe.reduction)
+            // The grid alone, not a copy of the keyframe: a copy would share its points, and
+            // scaling them below would then copy them first.
+            let (width, height, step) = (keyframes[k].width, keyframes[k].height, keyframes[k].reduction)
+            let grid = SIMD3(width, height, step)
             if grid != ratios.grid {
-                let count = keyframe.width * keyframe.height
-                let newFactors = new?.factors(width: keyframe.width, height: keyframe.height, step: keyframe.reduction)
-                let oldFactors = old?.factors(width: keyframe.width, height: keyframe.height, step: keyframe.reduction)
-                ratios = (grid, (0..<count).map { (newFactors?[$0] ?? 1) / (oldFactors?[$0] ?? 1) })
+                let newFactors = new?.factors(width: width, height: height, step: step)
+                let oldFactors = old?.factors(width: width, height: height, step: step)
+                ratios = (grid, (0..<width * height).map { (newFactors?[$0] ?? 1) / (oldFactors?[$0] ?? 1) })
             }
             ratios.values.withUnsafeBufferPointer { ratio in
                 keyframes[k].vertices.withUnsafeMutableBufferPointer { vs in
