@@ -61,6 +61,9 @@ struct DepthSelfCalibration: Sendable {
     /// The reduced grid's size and intrinsics (every `reduction`-th pixel).
     let width: Int, height: Int, reduction: Int
     let fx: Float, fy: Float, cx: Float, cy: Float
+    /// The reduced grid's rays at unit depth: column `u`'s x and row `v`'s y, worked out once
+    /// rather than with two divisions for each of the six points a normal takes.
+    private let rayX: [Float], rayY: [Float]
     /// Grid rows and columns of the correction.
     let rows: Int, columns: Int
     /// The normal equations over the cells, after each pair's rigid correction was eliminated:
@@ -90,6 +93,8 @@ struct DepthSelfCalibration: Sendable {
         height = k.height / reduction
         let reduced = k.reduced(by: reduction)
         (fx, fy, cx, cy) = (reduced.fx, reduced.fy, reduced.cx, reduced.cy)
+        rayX = (0..<width).map { (Float($0) - reduced.cx) / reduced.fx }
+        rayY = (0..<height).map { (Float($0) - reduced.cy) / reduced.fy }
         columns = max(1, configuration.columns)
         rows = max(1, Int((Float(k.height) / Float(k.width) * Float(columns)).rounded()))
         matrix = [Double](repeating: 0, count: rows * columns * rows * columns)
@@ -126,7 +131,7 @@ struct DepthSelfCalibration: Sendable {
 
     /// The point of the reduced grid at (`u`, `v`) with depth `z`, camera coordinates.
     @inline(__always) private func point(_ u: Int, _ v: Int, _ z: Float) -> SIMD3<Float> {
-        SIMD3((Float(u) - cx) / fx * z, (Float(v) - cy) / fy * z, z)
+        SIMD3(rayX[u] * z, rayY[v] * z, z)
     }
 
     /// The unit normal of a view's surface at (`u`, `v`), facing the camera, from its neighbours
@@ -184,12 +189,13 @@ struct DepthSelfCalibration: Sendable {
         // Eliminate the pair's rigid correction: with H the rigid block, B the cell–rigid block,
         // the cells' equations become (A − B H⁻¹ Bᵀ)·m = a − B H⁻¹ b.
         let cells = rows * columns
-        guard let solved = Cholesky.solve(sums.rigid, size: 6, rightSides: sums.cellRigid + sums.rigidVector, count: cells + 1)
+        let rightSides = sums.rigidRightSides
+        guard let solved = Cholesky.solve(sums.rigidMatrix, size: 6, rightSides: rightSides, count: cells + 1)
         else { return false }
         // `solved` holds H⁻¹Bᵀ (six numbers per cell) and then H⁻¹b.
         let indices = (0..<cells).filter { sums.touched[$0] }
         // Through pointers: hundreds of cells squared, six terms each, for every pair.
-        sums.cellRigid.withUnsafeBufferPointer { cellRigid in
+        rightSides.withUnsafeBufferPointer { cellRigid in
             solved.withUnsafeBufferPointer { solved in
                 sums.cellCells.withUnsafeBufferPointer { cellCells in
                     matrix.withUnsafeMutableBufferPointer { matrix in
@@ -217,32 +223,37 @@ struct DepthSelfCalibration: Sendable {
     }
 
     /// The normal equations of one pair, over the cells' multipliers `m` and the pair's rigid
-    /// correction ξ, for residuals r + a_old·m[old] + a_new·m[new] + J·ξ = 0.
+    /// correction ξ, for residuals r + a_old·m[old] + a_new·m[new] + J·ξ = 0. The rigid parts
+    /// are kept as vectors (J and its rows in six lanes of eight): each residual's 36 + 12 terms
+    /// are a few vector operations instead of as many scalar ones, each lane summed as a scalar
+    /// would be.
     private struct PairSums {
         let cells: Int
-        var cellCells: [Double], cellRigid: [Double], rigid: [Double], cellVector: [Double], rigidVector: [Double]
+        var cellCells: [Double], cellVector: [Double]
+        /// The cell–rigid block, one vector per cell.
+        var cellRigid: [SIMD8<Double>]
+        /// The rigid block, row after row, and its right side.
+        var rigid = [SIMD8<Double>](repeating: .zero, count: 6), rigidVector = SIMD8<Double>.zero
         var squares = 0.0, count = 0
         var touched: [Bool]
 
         init(cells: Int) {
             self.cells = cells
             cellCells = [Double](repeating: 0, count: cells * cells)
-            cellRigid = [Double](repeating: 0, count: cells * 6)
-            rigid = [Double](repeating: 0, count: 36)
+            cellRigid = [SIMD8<Double>](repeating: .zero, count: cells)
             cellVector = [Double](repeating: 0, count: cells)
-            rigidVector = [Double](repeating: 0, count: 6)
             touched = [Bool](repeating: false, count: cells)
         }
 
         /// Adds one residual `r`, its two cells with their coefficients, and J = (`turn`, `shift`).
         mutating func add(residual r: Double, old: (cell: Int, a: Double), new: (cell: Int, a: Double),
                           turn: SIMD3<Double>, shift: SIMD3<Double>) {
-            addRow(cell: old.cell, a: old.a, residual: r, old: old, new: new, turn: turn, shift: shift)
-            addRow(cell: new.cell, a: new.a, residual: r, old: old, new: new, turn: turn, shift: shift)
-            for k in 0..<6 {
-                let jk = k < 3 ? turn[k] : shift[k - 3]
-                rigidVector[k] -= jk * r
-                for l in 0..<6 { rigid[k * 6 + l] += jk * (l < 3 ? turn[l] : shift[l - 3]) }
+            let j = SIMD8<Double>(turn.x, turn.y, turn.z, shift.x, shift.y, shift.z, 0, 0)
+            addRow(cell: old.cell, a: old.a, residual: r, old: old, new: new, j: j)
+            addRow(cell: new.cell, a: new.a, residual: r, old: old, new: new, j: j)
+            rigidVector -= j * r
+            rigid.withUnsafeMutableBufferPointer { rows in
+                for k in 0..<6 { rows[k] += j[k] * j }
             }
             squares += r * r
             count += 1
@@ -251,15 +262,21 @@ struct DepthSelfCalibration: Sendable {
         /// The rows of the equations that belong to `cell`, whose coefficient is `a` (a cell
         /// that is both the old and the new one gets both rows, which sum to (a_old + a_new)²).
         private mutating func addRow(cell c: Int, a: Double, residual r: Double, old: (cell: Int, a: Double),
-                                     new: (cell: Int, a: Double), turn: SIMD3<Double>, shift: SIMD3<Double>) {
+                                     new: (cell: Int, a: Double), j: SIMD8<Double>) {
             touched[c] = true
             cellCells[c * cells + old.cell] += a * old.a
             cellCells[c * cells + new.cell] += a * new.a
             cellVector[c] -= a * r
-            for k in 0..<3 {
-                cellRigid[c * 6 + k] += a * turn[k]
-                cellRigid[c * 6 + 3 + k] += a * shift[k]
-            }
+            cellRigid[c] += a * j
+        }
+
+        /// The rigid block as a 6 × 6 matrix, row after row.
+        var rigidMatrix: [Double] { rigid.flatMap { row in (0..<6).map { row[$0] } } }
+
+        /// The cell–rigid block's transpose and then the rigid right side, six values each: the
+        /// right sides the rigid block is solved for.
+        var rigidRightSides: [Double] {
+            (cellRigid + [rigidVector]).flatMap { row in (0..<6).map { row[$0] } }
         }
     }
 
