@@ -155,6 +155,8 @@ public struct CameraTracker: Sendable {
     /// The surface fused from the tracked frames, which frames are registered against.
     private var surface = FusedSurface()
     private var keyframes: [DepthKeyframe] = []
+    /// ``depthCorrection``'s factor for each pixel, worked out when it changes.
+    private var correctionFactors: [Float] = []
     private var active = 0
     /// The recent reliable motion, for the next prediction.
     private var motion = MotionModel()
@@ -211,10 +213,10 @@ public struct CameraTracker: Sendable {
         gravityUp = gravity.flatMap { (-$0).normalized }
         let learned = calibration?.correction
         if learned != depthCorrection {
-            // What was mapped under the previous correction moves to the new one, so that
-            // frames corrected anew meet keyframes corrected alike.
-            DepthKeyframe.recorrect(&keyframes, from: depthCorrection, to: learned)
+            // Keyframes mapped under the earlier correction move to this one when next used
+            // (see ``correctedKeyframe(_:)``).
             depthCorrection = learned
+            correctionFactors = learned?.pixelFactors() ?? []
         }
         var corrected = frame
         // Into the previous frame's corrected points, so that no frame-sized buffer is allocated
@@ -222,7 +224,7 @@ public struct CameraTracker: Sendable {
         // size than the one the correction was learned for goes uncorrected.
         var points = correctedFrame?.points ?? []
         correctedFrame = nil
-        if let depthCorrection, depthCorrection.apply(from: frame, to: &points) {
+        if let depthCorrection, depthCorrection.apply(correctionFactors, from: frame, to: &points) {
             corrected.points = points
             correctedFrame = corrected
         }
@@ -289,7 +291,7 @@ public struct CameraTracker: Sendable {
         let acceleration = specificForce.map { inertial.acceleration(specificForce: $0, rotation: predicted.rotation) }
         let inertialPrediction = acceleration.flatMap { inertial.predict(from: pose.translation, acceleration: $0, dt: dt) }
         if let inertialPrediction { predicted.translation = inertialPrediction }
-        var keyframe = keyframes[active]
+        var keyframe = correctedKeyframe(active)
         var initial = keyframe.pose.inverse * predicted
         var held: [SIMD3<Double>] = []
         var heldConditioning: (rotation: Double, translation: Double)?
@@ -445,7 +447,7 @@ public struct CameraTracker: Sendable {
             return
         }
         var keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
-                                     frame: frameCount - 1)
+                                     frame: frameCount - 1, correction: frameCorrection)
         if frameCount == 1 {
             if let up, let rotation = WorldLevelling.rotation(cameraUp: up) {
                 levelledUp = up.normalized
@@ -476,6 +478,18 @@ public struct CameraTracker: Sendable {
                           extendingOnly: extendingOnly)
     }
 
+    /// The depth correction the latest frame's points were corrected with, if any.
+    private var frameCorrection: DepthCorrection? { correctedFrame == nil ? nil : depthCorrection }
+
+    /// Keyframe `index`, its points moved to the current depth correction first. Keyframes move
+    /// to a new correction when next used, not when it comes: most are not used again before
+    /// the next one, and moving all 40 of a walk's keyframes at each new correction was a
+    /// twentieth of tracking's time.
+    private mutating func correctedKeyframe(_ index: Int) -> DepthKeyframe {
+        keyframes[index].recorrect(to: depthCorrection)
+        return keyframes[index]
+    }
+
     /// `true` when a registration is good enough to use.
     private func accepts(_ result: DepthRegistration.Result, fraction: Float) -> Bool {
         result.solved && result.samples >= configuration.minimumSamples && result.inlierFraction >= fraction
@@ -493,7 +507,7 @@ public struct CameraTracker: Sendable {
             // The nearest keyframe always, then the others in turn from frame to frame.
             let slot = attempt == 0 ? 0 : 1 + (relocalizationCursor + attempt - 1) % max(1, order.count - 1)
             let index = order[min(slot, order.count - 1)]
-            let keyframe = keyframes[index]
+            let keyframe = correctedKeyframe(index)
             // From the last known pose, and from the keyframe's own.
             for initial in [keyframe.pose.inverse * pose, Transform.identity] {
                 let result = registration.register(to: keyframe, initial: initial)
@@ -525,7 +539,7 @@ public struct CameraTracker: Sendable {
             if score < (best?.score ?? .infinity) { best = (i, score) }
         }
         if let best {
-            let keyframe = keyframes[best.index]
+            let keyframe = correctedKeyframe(best.index)
             let again = registration.register(to: keyframe, initial: keyframe.pose.inverse * pose)
             if accepts(again, fraction: configuration.keyframeInlierFraction) {
                 pose = (keyframe.pose * again.transform).orthonormalized
@@ -541,7 +555,7 @@ public struct CameraTracker: Sendable {
                              translation: pose.translation).orthonormalized
         }
         let keyframe = DepthKeyframe(points: points, width: width, height: height, intrinsics: intrinsics, pose: pose,
-                                     frame: frameCount - 1)
+                                     frame: frameCount - 1, correction: frameCorrection)
         if keyframes.count >= configuration.maximumKeyframes {
             let oldest = keyframes.indices.first { $0 != active } ?? 0
             keyframes.remove(at: oldest)
@@ -564,15 +578,15 @@ public struct CameraTracker: Sendable {
         var tried = 0
         // Keyframes are kept in the order they were made: the first near one is the oldest.
         for index in keyframes.indices where index != active && tried < configuration.jointKeyframeCandidates {
-            let older = keyframes[index]
-            let relative = older.pose.inverse * pose
+            let relative = keyframes[index].pose.inverse * pose
             guard length(relative.translation) < configuration.jointKeyframeDistance,
                   relative.rotationAngle < configuration.jointKeyframeAngle else { continue }
             tried += 1
+            let older = correctedKeyframe(index)
             let alone = registration.register(to: older, initial: relative)
             guard accepts(alone, fraction: configuration.jointKeyframeInlierFraction),
                   alone.weakestConditioning >= configuration.jointKeyframeConditioning else { continue }
-            if let joint = registration.register(toAll: [keyframes[active], older], initial: pose,
+            if let joint = registration.register(toAll: [correctedKeyframe(active), older], initial: pose,
                                                  iterations: Self.jointIterations) {
                 pose = joint
             }

@@ -104,44 +104,38 @@ public struct DepthCorrection: Sendable, Equatable {
     /// factor. Holes stay holes. A cloud of another size is left as it is.
     public func apply(to cloud: inout PointCloud) {
         guard cloud.width == imageWidth, cloud.height == imageHeight else { return }
-        cloud.points.withUnsafeMutableBufferPointer { correct(nil, into: $0) }
+        let factors = pixelFactors()
+        cloud.points.withUnsafeMutableBufferPointer { Self.scale(UnsafeBufferPointer($0), by: factors, into: $0) }
     }
 
-    /// Writes `source`'s points, corrected, into `target`, reusing `target`'s storage: a tracker
+    /// ``factor(u:v:)`` of every pixel of the image, row after row: for correcting frame after
+    /// frame with ``apply(_:from:to:)``, worked out once rather than for each frame.
+    func pixelFactors() -> [Float] { factors(width: imageWidth, height: imageHeight, step: 1) }
+
+    /// Writes `source`'s points, each scaled by its pixel's factor in `factors` (this
+    /// correction's ``pixelFactors()``), into `target`, reusing `target`'s storage: a tracker
     /// corrects every frame into the same buffer instead of allocating a frame's worth of memory
     /// each time. `false`, with `target` untouched, when `source` is not `imageWidth × imageHeight`.
-    func apply(from source: PointCloud, to target: inout ContiguousArray<SIMD3<Float>>) -> Bool {
-        guard source.width == imageWidth, source.height == imageHeight else { return false }
+    func apply(_ factors: [Float], from source: PointCloud, to target: inout ContiguousArray<SIMD3<Float>>) -> Bool {
+        guard source.width == imageWidth, source.height == imageHeight, factors.count == source.points.count else { return false }
         if target.count != source.points.count { target = source.points }
         source.points.withUnsafeBufferPointer { input in
-            target.withUnsafeMutableBufferPointer { correct(input, into: $0) }
+            target.withUnsafeMutableBufferPointer { Self.scale(input, by: factors, into: $0) }
         }
         return true
     }
 
-    /// The correction of `source` (or of `target` itself when `source` is `nil`) into `target`.
-    private func correct(_ source: UnsafeBufferPointer<SIMD3<Float>>?, into target: UnsafeMutableBufferPointer<SIMD3<Float>>) {
-        let width = imageWidth, columns = columns, cellHeight = Float(imageHeight) / Float(rows)
-        // Each column's two cells and weight are the same on every row: worked out once.
-        let cellWidth = Float(imageWidth) / Float(columns)
-        let across = (0..<width).map { Self.interpolation(Float($0), cells: columns, cellSize: cellWidth) }
-        let input = source ?? UnsafeBufferPointer(target)
-        // Each row's columns blended down the rows once, not once per pixel.
-        var row = [Float](repeating: 0, count: columns)
-        across.withUnsafeBufferPointer { across in
-            for v in 0..<imageHeight {
-                blendRows(into: &row, Self.interpolation(Float(v), cells: rows, cellSize: cellHeight))
-                row.withUnsafeBufferPointer { row in
-                    // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
-                    let from = UnsafeRawPointer(input.baseAddress! + v &* width)
-                    let to = UnsafeMutableRawPointer(target.baseAddress! + v &* width)
-                    for u in 0..<width {
-                        let offset = u &* MemoryLayout<SIMD3<Float>>.stride
-                        let factor = Self.blend(row[across[u].first], row[across[u].second], across[u])
-                        to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factor, toByteOffset: offset,
-                                      as: SIMD4<Float>.self)
-                    }
-                }
+    /// Each of `points` times its factor in `factors`, into `target` (which may be `points`
+    /// itself; all three are as long).
+    private static func scale(_ points: UnsafeBufferPointer<SIMD3<Float>>, by factors: [Float],
+                              into target: UnsafeMutableBufferPointer<SIMD3<Float>>) {
+        factors.withUnsafeBufferPointer { factors in
+            // A point is 16 bytes (x, y, z and padding): scaled as four lanes, with no shuffles.
+            let from = UnsafeRawPointer(points.baseAddress!), to = UnsafeMutableRawPointer(target.baseAddress!)
+            for i in factors.indices {
+                let offset = i &* MemoryLayout<SIMD3<Float>>.stride
+                to.storeBytes(of: from.load(fromByteOffset: offset, as: SIMD4<Float>.self) * factors[i], toByteOffset: offset,
+                              as: SIMD4<Float>.self)
             }
         }
     }

@@ -23,15 +23,20 @@ struct DepthKeyframe: Sendable {
     private(set) var normals: ContiguousArray<SIMD3<Float>>
     /// How many grid cells have a point and a normal.
     let validCount: Int
+    /// The depth correction the points carry (`nil`: the sensor's depth as it came).
+    private(set) var correction: DepthCorrection?
 
     /// The keyframe of an organized frame (`points`, `width × height`, camera coordinates, NaN
     /// holes) taken at `pose`, sampled every `reduction` pixels. Normals are the cross product of
     /// the horizontal and vertical differences across `2·radius` grid cells, where both spans
     /// are continuous surface (no depth jump larger than the span could slope over).
+    /// `correction` is the depth correction `points` were corrected with, if any.
     init(points: UnsafeBufferPointer<SIMD3<Float>>, width fullWidth: Int, height fullHeight: Int,
-         intrinsics k: PinholeIntrinsics, pose: Transform, frame: Int, reduction: Int = 2, radius: Int = 2) {
+         intrinsics k: PinholeIntrinsics, pose: Transform, frame: Int, reduction: Int = 2, radius: Int = 2,
+         correction: DepthCorrection? = nil) {
         self.pose = pose
         self.frame = frame
+        self.correction = correction
         let w = fullWidth / reduction, h = fullHeight / reduction
         self.reduction = reduction
         width = w
@@ -116,57 +121,60 @@ struct DepthKeyframe: Sendable {
     /// with a point (so a normal) no farther than `distance` from it. `body` gets the moved
     /// point, the cell's normal, the point-to-plane residual (along the normal) and the cell's depth.
     @inline(__always)
-    func forEachPair(of points: UnsafeBufferPointer<SIMD3<Float>>, transform: Transform, distance: Float,
+    func forEachPair(of points: PointColumns, transform: Transform, distance: Float,
                      _ body: (_ moved: SIMD3<Float>, _ normal: SIMD3<Float>, _ residual: Float, _ depth: Float) -> Void) {
         let (c0, c1, c2) = transform.rotation.columns
         let t = transform.translation
-        let w = width, h = height
+        let w = width
         let fx = self.fx, fy = self.fy, cx = self.cx, cy = self.cy
-        let maxU = Float(w), maxV = Float(h)
+        let maxU = Float(w), maxV = Float(height)
         let distance2 = distance * distance
+        let count = points.count
         vertices.withUnsafeBufferPointer { vertices in
             normals.withUnsafeBufferPointer { normals in
-                for p in points {
-                    let q = c0 * p.x + c1 * p.y + c2 * p.z + t
-                    guard q.z > 0.05 else { continue }
-                    let inverse = 1 / q.z
-                    let uf = fx * q.x * inverse + cx + 0.5, vf = fy * q.y * inverse + cy + 0.5
-                    guard uf >= 0, vf >= 0, uf < maxU, vf < maxV else { continue }
-                    let i = Int(vf) * w + Int(uf)
-                    let vertex = vertices[i]
-                    guard vertex.z > 0 else { continue }
-                    let d = q - vertex
-                    guard (d * d).sum() < distance2 else { continue }
-                    let n = normals[i]
-                    body(q, n, (n * d).sum(), vertex.z)
+                // Four points at a time are moved, projected and checked against the grid as
+                // lanes of one vector, each lane by the same operations in the same order as a
+                // single point would be (so to the same bits); the grid lookups that follow are
+                // one lane at a time.
+                for first in stride(from: 0, to: count, by: 4) {
+                    let (px, py, pz) = points.vectors(at: first)
+                    let qx = c0.x * px + c1.x * py + c2.x * pz + t.x
+                    let qy = c0.y * px + c1.y * py + c2.y * pz + t.y
+                    let qz = c0.z * px + c1.z * py + c2.z * pz + t.z
+                    let inFront = qz .> 0.05
+                    // Lanes behind the camera divide by a safe 1 and are dropped below.
+                    let inverse = 1 / qz.replacing(with: 1, where: .!inFront)
+                    let uf = fx * qx * inverse + cx + 0.5, vf = fy * qy * inverse + cy + 0.5
+                    let inside = inFront .& (uf .>= 0) .& (vf .>= 0) .& (uf .< maxU) .& (vf .< maxV)
+                        .& (SIMD4<Int32>(0, 1, 2, 3) .< Int32(truncatingIfNeeded: count - first))
+                    guard any(inside) else { continue }
+                    for lane in 0..<4 where inside[lane] {
+                        let i = Int(vf[lane]) &* w &+ Int(uf[lane])
+                        let vertex = vertices[i]
+                        guard vertex.z > 0 else { continue }
+                        let q = SIMD3(qx[lane], qy[lane], qz[lane])
+                        let d = q - vertex
+                        guard (d * d).sum() < distance2 else { continue }
+                        let n = normals[i]
+                        body(q, n, (n * d).sum(), vertex.z)
+                    }
                 }
             }
         }
     }
 
-    /// Moves the keyframes' points from the depth correction they were made with (`old`, none
-    /// when `nil`) to `new`: each along its ray by the ratio of the two factors at its pixel.
-    /// Normals are kept: a correction changes by a fraction of a percent across a cell, which
-    /// turns a normal by far less than its noise. The ratios are worked out once for all
-    /// keyframes on the same grid (a walk's keyframes all are), not once per keyframe.
-    static func recorrect(_ keyframes: inout [DepthKeyframe], from old: DepthCorrection?, to new: DepthCorrection?) {
-        var ratios: (grid: SIMD3<Int>, values: [Float]) = (.zero, [])
-        for k in keyframes.indices {
-            // The grid alone, not a copy of the keyframe: a copy would share its points, and
-            // scaling them below would then copy them first.
-            let (width, height, step) = (keyframes[k].width, keyframes[k].height, keyframes[k].reduction)
-            let grid = SIMD3(width, height, step)
-            if grid != ratios.grid {
-                let newFactors = new?.factors(width: width, height: height, step: step)
-                let oldFactors = old?.factors(width: width, height: height, step: step)
-                ratios = (grid, (0..<width * height).map { (newFactors?[$0] ?? 1) / (oldFactors?[$0] ?? 1) })
-            }
-            ratios.values.withUnsafeBufferPointer { ratio in
-                keyframes[k].vertices.withUnsafeMutableBufferPointer { vs in
-                    for i in vs.indices where vs[i].z > 0 { vs[i] *= ratio[i] }
-                }
-            }
+    /// Moves the points from the depth correction they carry to `new` (none when `nil`): each
+    /// along its ray by the ratio of the two factors at its pixel. Normals are kept: a
+    /// correction changes by a fraction of a percent across a cell, which turns a normal by far
+    /// less than its noise.
+    mutating func recorrect(to new: DepthCorrection?) {
+        guard new != correction else { return }
+        let newFactors = new?.factors(width: width, height: height, step: reduction)
+        let oldFactors = correction?.factors(width: width, height: height, step: reduction)
+        vertices.withUnsafeMutableBufferPointer { vs in
+            for i in vs.indices where vs[i].z > 0 { vs[i] *= (newFactors?[i] ?? 1) / (oldFactors?[i] ?? 1) }
         }
+        correction = new
     }
 
     /// Replaces the points and normals of grid cells on a detected plane by the plane itself:

@@ -58,15 +58,42 @@ struct DepthRegistration: Sendable {
     }
 
     let configuration: Configuration
-    /// The valid points of one sample grid: the first `count` of `storage`, which is kept at
-    /// the grid's full size and reused from frame to frame.
+    /// The valid points of one sample grid, one coordinate to an array: the first `count` of
+    /// `x`, `y` and `z`, which are kept at the grid's full size (in whole four-point vectors)
+    /// and reused from frame to frame.
     private struct SampleGrid {
-        var storage = ContiguousArray<SIMD3<Float>>()
+        var x = ContiguousArray<Float>(repeating: 0, count: 4)
+        var y = ContiguousArray<Float>(repeating: 0, count: 4)
+        var z = ContiguousArray<Float>(repeating: 0, count: 4)
         var count = 0
 
+        /// Makes room for `size` points.
+        mutating func reserve(_ size: Int) {
+            let padded = (size + 3) / 4 * 4
+            guard x.count < padded else { return }
+            x = ContiguousArray(repeating: 0, count: padded)
+            y = ContiguousArray(repeating: 0, count: padded)
+            z = ContiguousArray(repeating: 0, count: padded)
+        }
+
         /// Calls `body` with the grid's valid points.
-        func withPoints<R>(_ body: (UnsafeBufferPointer<SIMD3<Float>>) -> R) -> R {
-            storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        func withPoints<R>(_ body: (PointColumns) -> R) -> R {
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    z.withUnsafeBufferPointer { z in
+                        body(PointColumns(x: x.baseAddress!, y: y.baseAddress!, z: z.baseAddress!, count: count))
+                    }
+                }
+            }
+        }
+
+        /// Calls `body` with the grid's coordinate arrays to write.
+        mutating func withStorage<R>(_ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> R) -> R {
+            x.withUnsafeMutableBufferPointer { x in
+                y.withUnsafeMutableBufferPointer { y in
+                    z.withUnsafeMutableBufferPointer { z in body(x.baseAddress!, y.baseAddress!, z.baseAddress!) }
+                }
+            }
         }
     }
 
@@ -89,11 +116,11 @@ struct DepthRegistration: Sendable {
         func size(_ length: Int, _ step: Int, from start: Int) -> Int { length > start ? (length - start + step - 1) / step : 0 }
         let fineSize = size(width, f, from: f / 2) * size(height, f, from: f / 2)
         let coarseSize = size(width, c, from: f / 2) * size(height, c, from: f / 2)
-        if fine.storage.count < fineSize { fine.storage = ContiguousArray(repeating: .zero, count: fineSize) }
-        if coarse.storage.count < coarseSize { coarse.storage = ContiguousArray(repeating: .zero, count: coarseSize) }
+        fine.reserve(fineSize)
+        coarse.reserve(coarseSize)
         var fineFound = 0, coarseFound = 0
-        fine.storage.withUnsafeMutableBufferPointer { fine in
-            coarse.storage.withUnsafeMutableBufferPointer { coarse in
+        fine.withStorage { fineX, fineY, fineZ in
+            coarse.withStorage { coarseX, coarseY, coarseZ in
                 for v in stride(from: f / 2, to: height, by: f) {
                     let row = v * width
                     let coarseRow = (v - f / 2) % c == 0
@@ -103,10 +130,10 @@ struct DepthRegistration: Sendable {
                         while coarseColumn < u { coarseColumn += c }
                         let p = points[row + u]
                         guard p.z > 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-                        fine[fineFound] = p
+                        (fineX[fineFound], fineY[fineFound], fineZ[fineFound]) = (p.x, p.y, p.z)
                         fineFound += 1
                         if coarseRow, u == coarseColumn {
-                            coarse[coarseFound] = p
+                            (coarseX[coarseFound], coarseY[coarseFound], coarseZ[coarseFound]) = (p.x, p.y, p.z)
                             coarseFound += 1
                         }
                     }
@@ -209,7 +236,7 @@ struct DepthRegistration: Sendable {
     /// One pass over `points`: fills `equations` with the weighted point-to-plane terms at
     /// `transform` and returns the inlier count and their RMS residual.
     @discardableResult
-    private func accumulate(_ points: UnsafeBufferPointer<SIMD3<Float>>, keyframe: DepthKeyframe, transform: Transform,
+    private func accumulate(_ points: PointColumns, keyframe: DepthKeyframe, transform: Transform,
                             distance: Float, into equations: inout PoseNormalEquations) -> (Int, Float) {
         let a = configuration.noiseA, b = configuration.noiseB
         var block = PoseTermSums()
