@@ -61,9 +61,8 @@ struct DepthSelfCalibration: Sendable {
     /// The reduced grid's size and intrinsics (every `reduction`-th pixel).
     let width: Int, height: Int, reduction: Int
     let fx: Float, fy: Float, cx: Float, cy: Float
-    /// The reduced grid's rays at unit depth: column `u`'s x and row `v`'s y, worked out once
-    /// rather than with two divisions for each of the six points a normal takes.
-    private let rayX: [Float], rayY: [Float]
+    /// The reduced grid's rays, for its points and normals.
+    private let rays: RayGrid
     /// Grid rows and columns of the correction.
     let rows: Int, columns: Int
     /// The normal equations over the cells, after each pair's rigid correction was eliminated:
@@ -93,8 +92,7 @@ struct DepthSelfCalibration: Sendable {
         height = k.height / reduction
         let reduced = k.reduced(by: reduction)
         (fx, fy, cx, cy) = (reduced.fx, reduced.fy, reduced.cx, reduced.cy)
-        rayX = (0..<width).map { (Float($0) - reduced.cx) / reduced.fx }
-        rayY = (0..<height).map { (Float($0) - reduced.cy) / reduced.fy }
+        rays = RayGrid(intrinsics: reduced, width: width, height: height)
         columns = max(1, configuration.columns)
         rows = max(1, Int((Float(k.height) / Float(k.width) * Float(columns)).rounded()))
         matrix = [Double](repeating: 0, count: rows * columns * rows * columns)
@@ -129,28 +127,6 @@ struct DepthSelfCalibration: Sendable {
         }
     }
 
-    /// The point of the reduced grid at (`u`, `v`) with depth `z`, camera coordinates.
-    @inline(__always) private func point(_ u: Int, _ v: Int, _ z: Float) -> SIMD3<Float> {
-        SIMD3(rayX[u] * z, rayY[v] * z, z)
-    }
-
-    /// The unit normal of a view's surface at (`u`, `v`), facing the camera, from its neighbours
-    /// one grid step away on each side (two pixels), or `nil` at an edge or a hole.
-    private func normal(_ depth: ContiguousArray<Float>, _ u: Int, _ v: Int) -> SIMD3<Float>? {
-        guard u >= 1, v >= 1, u < width - 1, v < height - 1 else { return nil }
-        let i = v * width + u
-        let z = depth[i], l = depth[i - 1], r = depth[i + 1], t = depth[i - width], b = depth[i + width]
-        guard z > 0, l > 0, r > 0, t > 0, b > 0 else { return nil }
-        // A jump of 3 % of the depth between neighbours is an edge, not a surface.
-        let limit = 0.03 * z
-        guard abs(l - z) < limit, abs(r - z) < limit, abs(t - z) < limit, abs(b - z) < limit else { return nil }
-        var n = cross(point(u + 1, v, r) - point(u - 1, v, l), point(u, v + 1, b) - point(u, v - 1, t))
-        let length = (n * n).sum().squareRoot()
-        guard length > 0 else { return nil }
-        n /= length
-        return dot(n, point(u, v, z)) > 0 ? -n : n
-    }
-
     /// The cell of full-image pixel (`x`, `y`).
     @inline(__always) private func cell(_ x: Float, _ y: Float) -> Int {
         let c = min(max(Int(x * Float(columns) / Float(imageWidth)), 0), columns - 1)
@@ -162,21 +138,27 @@ struct DepthSelfCalibration: Sendable {
     /// points met the older view's surface.
     private mutating func add(pairOf new: View, with old: View) -> Bool {
         let toOld = old.pose.inverse * new.pose
+        let (r0, r1, r2) = toOld.rotation.columns
         var sums = PairSums(cells: rows * columns)
         let agreement: Float = 0.906   // cos 25°
+        // Taken out of `self` once: a method of `self` called from this mutating one copied all
+        // of `self` (264 bytes) for each of the 2 million normals of a walk.
+        let rays = self.rays
+        let (fx, fy, cx, cy) = (self.fx, self.fy, self.cx, self.cy)
         for v in stride(from: 1, to: height - 1, by: 2) {
             for u in stride(from: 1, to: width - 1, by: 2) {
                 let z = new.depth[v * width + u]
-                guard z > 0, let nNew = normal(new.depth, u, v) else { continue }
-                let p = point(u, v, z)
-                let turned = toOld.rotation * p
+                guard z > 0, let nNew = rays.normal(new.depth, u, v) else { continue }
+                let p = rays.point(u, v, z)
+                let turned = r0 * p.x + r1 * p.y + r2 * p.z
                 let q = turned + toOld.translation
                 guard q.z > 0.3 else { continue }
-                let uo = Int((q.x / q.z * fx + cx).rounded()), vo = Int((q.y / q.z * fy + cy).rounded())
+                let uo = Self.nearest(q.x / q.z * fx + cx), vo = Self.nearest(q.y / q.z * fy + cy)
                 guard uo >= 0, vo >= 0, uo < width, vo < height else { continue }
                 let zo = old.depth[vo * width + uo]
-                guard zo > 0, let n = normal(old.depth, uo, vo), dot(n, toOld.rotation * nNew) > agreement else { continue }
-                let s = point(uo, vo, zo)
+                guard zo > 0, let n = rays.normal(old.depth, uo, vo),
+                      dot(n, r0 * nNew.x + r1 * nNew.y + r2 * nNew.z) > agreement else { continue }
+                let s = rays.point(uo, vo, zo)
                 let r = Double(dot(n, s - q))
                 guard abs(r) < 0.03 else { continue }
                 // The older point moves by m·s and the newer by m·(R p) along their rays.
@@ -192,34 +174,49 @@ struct DepthSelfCalibration: Sendable {
         let rightSides = sums.rigidRightSides
         guard let solved = Cholesky.solve(sums.rigidMatrix, size: 6, rightSides: rightSides, count: cells + 1)
         else { return false }
-        // `solved` holds H⁻¹Bᵀ (six numbers per cell) and then H⁻¹b.
+        // `solved` holds H⁻¹Bᵀ (six numbers per cell) and then H⁻¹b; as vectors like the
+        // cell–rigid block's, each product of six terms is one vector product.
+        let solvedRows = (0...cells).map { c in
+            SIMD8<Double>(solved[c * 6], solved[c * 6 + 1], solved[c * 6 + 2], solved[c * 6 + 3], solved[c * 6 + 4], solved[c * 6 + 5], 0, 0)
+        }
         let indices = (0..<cells).filter { sums.touched[$0] }
-        // Through pointers: hundreds of cells squared, six terms each, for every pair.
-        rightSides.withUnsafeBufferPointer { cellRigid in
-            solved.withUnsafeBufferPointer { solved in
+        // Through pointers: hundreds of cells squared for every pair.
+        sums.cellRigid.withUnsafeBufferPointer { cellRigid in
+            solvedRows.withUnsafeBufferPointer { solved in
                 sums.cellCells.withUnsafeBufferPointer { cellCells in
                     matrix.withUnsafeMutableBufferPointer { matrix in
                         for c in indices {
+                            let row = cellRigid[c]
                             for d in indices {
-                                var s = 0.0
-                                for k in 0..<6 { s += cellRigid[c * 6 + k] * solved[d * 6 + k] }
-                                matrix[c * cells + d] += cellCells[c * cells + d] - s
+                                matrix[c * cells + d] += cellCells[c * cells + d] - Self.sumOfSix(row * solved[d])
                             }
                         }
                     }
                 }
                 for c in indices {
-                    var s = 0.0
-                    for k in 0..<6 { s += cellRigid[c * 6 + k] * solved[cells * 6 + k] }
-                    vector[c] += sums.cellVector[c] - s
+                    vector[c] += sums.cellVector[c] - Self.sumOfSix(cellRigid[c] * solved[cells])
                 }
             }
         }
-        var explainedByRigid = 0.0
-        for k in 0..<6 { explainedByRigid += sums.rigidVector[k] * solved[cells * 6 + k] }
+        let explainedByRigid = Self.sumOfSix(sums.rigidVector * solvedRows[cells])
         rigidResidual += sums.squares - explainedByRigid
         pairCount += 1
         return true
+    }
+
+    /// The sum of a vector's first six lanes, added one after another from zero, as a loop
+    /// over them would add them (so to the same bits).
+    @inline(__always) private static func sumOfSix(_ p: SIMD8<Double>) -> Double {
+        0.0 + p[0] + p[1] + p[2] + p[3] + p[4] + p[5]
+    }
+
+    /// `x` rounded to the nearest integer, halves away from zero: `Int(x.rounded())` without
+    /// the library call `rounded()` makes (this toolchain's baseline x86-64 has no instruction
+    /// for it). `x − Int(x)` is exact for any `x` an `Int` holds to the unit, so the result is too.
+    @inline(__always) private static func nearest(_ x: Float) -> Int {
+        let whole = Int(x)
+        let fraction = x - Float(whole)
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
     /// The normal equations of one pair, over the cells' multipliers `m` and the pair's rigid
@@ -314,5 +311,43 @@ struct DepthSelfCalibration: Sendable {
             ? DepthCorrection(imageWidth: imageWidth, imageHeight: imageHeight, columns: columns, rows: rows, multipliers: m.map { Float($0) })
             : nil
     }
+
+    /// The reduced grid's rays at unit depth (column `u`'s x and row `v`'s y, worked out once
+    /// rather than with two divisions for each of the six points a normal takes), and the
+    /// points and normals of a view's depth on it.
+    private struct RayGrid: Sendable {
+        let width: Int, height: Int
+        let x: [Float], y: [Float]
+
+        init(intrinsics k: PinholeIntrinsics, width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            x = (0..<width).map { (Float($0) - k.cx) / k.fx }
+            y = (0..<height).map { (Float($0) - k.cy) / k.fy }
+        }
+
+        /// The point at (`u`, `v`) with depth `z`, camera coordinates.
+        @inline(__always) func point(_ u: Int, _ v: Int, _ z: Float) -> SIMD3<Float> {
+            SIMD3(x[u] * z, y[v] * z, z)
+        }
+
+        /// The unit normal of `depth`'s surface at (`u`, `v`), facing the camera, from its
+        /// neighbours one grid step away on each side (two pixels), or `nil` at an edge or a hole.
+        @inline(__always) func normal(_ depth: ContiguousArray<Float>, _ u: Int, _ v: Int) -> SIMD3<Float>? {
+            guard u >= 1, v >= 1, u < width - 1, v < height - 1 else { return nil }
+            let i = v * width + u
+            let z = depth[i], l = depth[i - 1], r = depth[i + 1], t = depth[i - width], b = depth[i + width]
+            guard z > 0, l > 0, r > 0, t > 0, b > 0 else { return nil }
+            // A jump of 3 % of the depth between neighbours is an edge, not a surface.
+            let limit = 0.03 * z
+            guard abs(l - z) < limit, abs(r - z) < limit, abs(t - z) < limit, abs(b - z) < limit else { return nil }
+            var n = cross(point(u + 1, v, r) - point(u - 1, v, l), point(u, v + 1, b) - point(u, v - 1, t))
+            let length = (n * n).sum().squareRoot()
+            guard length > 0 else { return nil }
+            n /= length
+            return dot(n, point(u, v, z)) > 0 ? -n : n
+        }
+    }
+
 }
 
