@@ -596,7 +596,7 @@ public struct CameraTracker: Sendable {
 
     /// Gauss-Newton steps of the joint registration: it starts from a pose already registered
     /// against one of the two keyframes.
-    private static let jointIterations = 6
+    private static let jointIterations = 3
 
     /// How far the inertial velocity may believe a registration's position, direction by
     /// direction (a world-coordinates projection): fully along directions its pairs hold firmly
