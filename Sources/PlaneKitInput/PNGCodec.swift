@@ -143,27 +143,78 @@ public enum PNGFilter: UInt8, Sendable, CaseIterable {
 
     /// Reconstructs a row: `into[i] = row[i] + predictor(into[i - bpp], previous[i], previous[i - bpp])`.
     /// `row` and `into` may be the same memory (each byte is read before it is written).
+    ///
+    /// Each byte depends on the one a pixel to its left, just restored: the filters that use it
+    /// carry that byte in a register instead of reading it back from memory (a store's
+    /// round trip was most of a depth image's decoding time), the two bytes of a 16-bit sample
+    /// as two chains side by side. The Paeth predictor is chosen without branches, which a
+    /// depth image's bytes would mispredict.
     static func unfilter(type: UInt8, row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
                          into out: UnsafeMutableBufferPointer<UInt8>, bytesPerPixel bpp: Int) {
         let n = row.count
+        guard n > 0, bpp > 0, let input = row.baseAddress, let above = previous.baseAddress, let output = out.baseAddress else { return }
         switch type {
         case 1:
-            for i in 0..<n { out[i] = row[i] &+ (i >= bpp ? out[i - bpp] : 0) }
+            unfilterFromLeft(input, above, output, count: n, bytesPerPixel: bpp) { a, _, _ in a }
         case 2:
-            for i in 0..<n { out[i] = row[i] &+ previous[i] }
+            for i in 0..<n { output[i] = input[i] &+ above[i] }
         case 3:
-            for i in 0..<n {
-                let left = i >= bpp ? Int(out[i - bpp]) : 0
-                out[i] = row[i] &+ UInt8((left + Int(previous[i])) / 2)
-            }
+            unfilterFromLeft(input, above, output, count: n, bytesPerPixel: bpp) { a, b, _ in (a &+ b) >> 1 }
         case 4:
-            for i in 0..<n {
-                let a = i >= bpp ? out[i - bpp] : 0, c = i >= bpp ? previous[i - bpp] : 0
-                out[i] = row[i] &+ paethPredictor(a, previous[i], c)
+            unfilterFromLeft(input, above, output, count: n, bytesPerPixel: bpp) { a, b, c in
+                // |p − a|, |p − b| and |p − c| for p = a + b − c.
+                let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+                return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
             }
         default:
-            for i in 0..<n { out[i] = row[i] }
+            for i in 0..<n { output[i] = input[i] }
         }
+    }
+
+    /// Undoes a filter whose predictor takes the restored byte a pixel to the left (`a`), the
+    /// byte above (`b`) and the one above `a` (`c`); left of the first pixel, `a` and `c` are 0.
+    @inline(__always)
+    private static func unfilterFromLeft(_ input: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>,
+                                         _ output: UnsafeMutablePointer<UInt8>, count n: Int, bytesPerPixel bpp: Int,
+                                         predictor: (_ a: Int32, _ b: Int32, _ c: Int32) -> Int32) {
+        @inline(__always) func restore(_ i: Int, _ a: Int32, _ c: Int32) -> Int32 {
+            Int32(input[i] &+ UInt8(truncatingIfNeeded: predictor(a, Int32(above[i]), c)))
+        }
+        if bpp == 2, n >= 2 {
+            var a0 = restore(0, 0, 0), a1 = restore(1, 0, 0)
+            var c0 = Int32(above[0]), c1 = Int32(above[1])
+            output[0] = UInt8(truncatingIfNeeded: a0)
+            output[1] = UInt8(truncatingIfNeeded: a1)
+            var i = 2
+            while i &+ 1 < n {
+                a0 = restore(i, a0, c0)
+                a1 = restore(i &+ 1, a1, c1)
+                c0 = Int32(above[i])
+                c1 = Int32(above[i &+ 1])
+                output[i] = UInt8(truncatingIfNeeded: a0)
+                output[i &+ 1] = UInt8(truncatingIfNeeded: a1)
+                i &+= 2
+            }
+            if i < n { output[i] = UInt8(truncatingIfNeeded: restore(i, a0, c0)) }
+            return
+        }
+        // One chain per byte of the pixel, each along the row.
+        for lane in 0..<min(bpp, n) {
+            var a: Int32 = 0, c: Int32 = 0
+            var i = lane
+            while i < n {
+                a = restore(i, a, c)
+                c = Int32(above[i])
+                output[i] = UInt8(truncatingIfNeeded: a)
+                i &+= bpp
+            }
+        }
+    }
+
+    /// |x| for the small differences of the Paeth predictor, without a branch.
+    @inline(__always) private static func magnitude(_ x: Int32) -> Int32 {
+        let sign = x >> 31
+        return (x ^ sign) &- sign
     }
 
     /// Filters a row (the inverse of ``unfilter``): `out[i] = row[i] − predictor(row, previous)`.

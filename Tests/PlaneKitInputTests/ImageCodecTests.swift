@@ -81,6 +81,43 @@ struct PNGTests {
         #expect(try PNGDecoder.decode(bytes, source: "t") == image)
     }
 
+    @Test(arguments: PNGFilter.allCases)
+    func unfilterUndoesFilterForEveryPixelSize(filter: PNGFilter) {
+        // Random rows (every byte value, so every Paeth choice) of 1 to 4 bytes a pixel, rows
+        // shorter than a pixel included; undone into other memory and in place, as the decoder does.
+        var state: UInt32 = 99
+        func byte() -> UInt8 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        for bpp in 1...4 {
+            for length in [1, bpp, 3 * bpp + 1, 257] {
+                let previous = (0..<length).map { _ in byte() }, row = (0..<length).map { _ in byte() }
+                var filtered = [UInt8](repeating: 0, count: length)
+                row.withUnsafeBufferPointer { r in
+                    previous.withUnsafeBufferPointer { p in
+                        filtered.withUnsafeMutableBufferPointer { filter.filter(row: r, previous: p, into: $0, bytesPerPixel: bpp) }
+                    }
+                }
+                var restored = [UInt8](repeating: 0, count: length), inPlace = filtered
+                filtered.withUnsafeBufferPointer { f in
+                    previous.withUnsafeBufferPointer { p in
+                        restored.withUnsafeMutableBufferPointer {
+                            PNGFilter.unfilter(type: filter.rawValue, row: f, previous: p, into: $0, bytesPerPixel: bpp)
+                        }
+                    }
+                }
+                previous.withUnsafeBufferPointer { p in
+                    inPlace.withUnsafeMutableBufferPointer {
+                        PNGFilter.unfilter(type: filter.rawValue, row: UnsafeBufferPointer($0), previous: p, into: $0, bytesPerPixel: bpp)
+                    }
+                }
+                #expect(restored == row, "\(filter), \(bpp) bytes a pixel, \(length) bytes")
+                #expect(inPlace == row, "\(filter) in place, \(bpp) bytes a pixel, \(length) bytes")
+            }
+        }
+    }
+
     @Test func idatSplitOverSeveralChunksDecodesTheSame() throws {
         // Decoding inflates a single IDAT where it lies in the file and joins several first:
         // both give the image, whatever the split (including an empty chunk).
