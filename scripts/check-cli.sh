@@ -91,6 +91,13 @@ if [[ -d "$gt" ]]; then
 sys.exit(0 if t["images"] >= 1 and t["correct"] == t["trueRegions"] == t["detectedRegions"] and t["recall"] == 1
          and t["overSegmented"] + t["underSegmented"] + t["missed"] + t["noise"] == 0 else 1)' "$OUT/evaluate.json" ||
         fail "evaluate of $gt against itself is not 100% correct: $(head -c 300 "$OUT/evaluate.json")"
+    # A bench of scans alone has no VGA median: its JSON leaves it out (NaN is no JSON number).
+    status=0
+    "$PLANEKIT" bench detection --runs 1 --pcl-runs 0 --synthetic 0 --frame abw00 --json > "$OUT/bench-scan.json" 2> "$OUT/bench-scan.err" || status=$?
+    [[ "$status" == 0 ]] || fail "bench detection --json of one scan gave exit status $status: $(head -c 300 "$OUT/bench-scan.err")"
+    python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))
+sys.exit(0 if len(b["rows"]) == 1 and b["medianScanPlaneKitMilliseconds"] > 0 and "medianPlaneKitMilliseconds" not in b else 1)' "$OUT/bench-scan.json" ||
+        fail "bench detection --json of one scan: $(head -c 300 "$OUT/bench-scan.json")"
 else
     echo "check-cli: $gt absent: evaluate on real ground truth skipped" >&2
 fi

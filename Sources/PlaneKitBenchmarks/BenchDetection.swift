@@ -169,28 +169,29 @@ struct BenchSummary: Encodable {
     let rows: [BenchRow]
     let runs: Int
     let pclRuns: Int
-    let medianPlaneKitMilliseconds: Double
+    /// The median over the VGA frames, `nil` when none was timed (`--frame` chose scans only).
+    let medianPlaneKitMilliseconds: Double?
     let medianPCLMilliseconds: Double?
     /// The median over the scans (``BenchFrames/scanNames``), `nil` when none was timed.
     let medianScanPlaneKitMilliseconds: Double?
     /// PCL's median over the scans.
     let medianScanPCLMilliseconds: Double?
     /// The slowest VGA frame's median: the figure a per-frame budget is held to.
-    let slowestPlaneKitMilliseconds: Double
+    let slowestPlaneKitMilliseconds: Double?
 
     init(rows: [BenchRow], runs: Int, pclRuns: Int) {
         self.rows = rows
         self.runs = runs
         self.pclRuns = pclRuns
         let frames = rows.filter { !BenchFrames.isScan($0.frame) }
-        medianPlaneKitMilliseconds = BenchTimer.median(frames.map(\.planekitMilliseconds))
+        medianPlaneKitMilliseconds = frames.isEmpty ? nil : BenchTimer.median(frames.map(\.planekitMilliseconds))
         let scans = rows.filter { BenchFrames.isScan($0.frame) }
         medianScanPlaneKitMilliseconds = scans.isEmpty ? nil : BenchTimer.median(scans.map(\.planekitMilliseconds))
         let scanPCL = scans.compactMap(\.pclMilliseconds)
         medianScanPCLMilliseconds = scanPCL.isEmpty ? nil : BenchTimer.median(scanPCL)
         let pcl = frames.compactMap(\.pclMilliseconds)
         medianPCLMilliseconds = pcl.isEmpty ? nil : BenchTimer.median(pcl)
-        slowestPlaneKitMilliseconds = frames.map(\.planekitMilliseconds).max() ?? .nan
+        slowestPlaneKitMilliseconds = frames.map(\.planekitMilliseconds).max()
     }
 
     var table: String {
@@ -203,15 +204,19 @@ struct BenchSummary: Encodable {
                                format(r.pclMilliseconds, "%.1f"), r.pclPlanes.map(String.init) ?? "–",
                                format(r.speedup, "%.0f×")]))
         }
-        lines.append(line(["median over VGA frames", CFormat.string("%.2f", medianPlaneKitMilliseconds), "",
-                           format(medianPCLMilliseconds, "%.1f"), "",
-                           format(medianPCLMilliseconds.map { $0 / medianPlaneKitMilliseconds }, "%.0f×")]))
+        if let frames = medianPlaneKitMilliseconds {
+            lines.append(line(["median over VGA frames", CFormat.string("%.2f", frames), "",
+                               format(medianPCLMilliseconds, "%.1f"), "",
+                               format(medianPCLMilliseconds.map { $0 / frames }, "%.0f×")]))
+        }
         if let scans = medianScanPlaneKitMilliseconds {
             lines.append(line(["median over scans", CFormat.string("%.2f", scans), "",
                                format(medianScanPCLMilliseconds, "%.1f"), "",
                                format(medianScanPCLMilliseconds.map { $0 / scans }, "%.0f×")]))
         }
-        lines.append(line(["slowest VGA frame", CFormat.string("%.2f", slowestPlaneKitMilliseconds), "", "", "", ""]))
+        if let slowest = slowestPlaneKitMilliseconds {
+            lines.append(line(["slowest VGA frame", CFormat.string("%.2f", slowest), "", "", "", ""]))
+        }
         lines.append("medians of \(runs) PlaneKit runs and \(pclRuns) PCL runs per frame, one thread, "
             + (BuildConfiguration.isDebug ? "DEBUG build: not meaningful" : "release build"))
         return lines.joined(separator: "\n")
