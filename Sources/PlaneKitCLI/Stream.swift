@@ -83,7 +83,7 @@ struct Stream: ParsableCommand {
     var stats = false
 
     @Flag(help: ArgumentHelp("Track frames without a pose against the surface fused from the frames before them, not the nearest keyframe.",
-                             discussion: "From depth alone, less drift on a real depth camera (5.61 against 7.91 cm on 500 frames of 7-Scenes redkitchen; with gravity 5.81 against 4.87 cm), about 2.3× the tracking time, and worse where a view leaves a direction nearly free (a floor and one bare wall). See docs/tracking.md."))
+                             discussion: "From depth alone, less drift on a real depth camera (5.61 against 7.92 cm on 500 frames of 7-Scenes redkitchen; with gravity 5.81 against 4.81 cm), about 2.3× the tracking time, and worse where a view leaves a direction nearly free (a floor and one bare wall). See docs/tracking.md."))
     var fusedSurface = false
 
     @Flag(help: ArgumentHelp("Do not learn and correct the depth camera's fixed-pattern error while tracking frames without a pose.",
