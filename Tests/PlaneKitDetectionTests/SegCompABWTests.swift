@@ -81,7 +81,7 @@ struct SegCompABWTests {
     }
 
     /// The figures the README gives for the development images. Thresholds sit just below what
-    /// the detector reaches (recall 0.875, precision 0.966, 1.2° in release builds): the scans
+    /// the detector reaches (recall 0.885, precision 0.966, 1.4° in release builds): the scans
     /// and the detector are deterministic, and losing one face, or measuring distances across
     /// the viewing ray instead of along it, fails.
     @Test func mostFacesAreFoundWithAccurateNormals() throws {
@@ -100,7 +100,7 @@ struct SegCompABWTests {
         let meanError = errors.reduce(0, +) / Float(max(errors.count, 1))
         print("ABW development images: \(correct) of \(faces) faces correct (\(recall)), precision \(precision), "
               + "mean orientation error \(meanError)° over \(errors.count) correct faces")
-        #expect(recall >= 0.87, "recall \(recall)")
+        #expect(recall >= 0.885, "recall \(recall)")
         #expect(precision >= 0.96, "precision \(precision)")
         #expect(meanError <= 1.5, "mean orientation error \(meanError)°")
     }

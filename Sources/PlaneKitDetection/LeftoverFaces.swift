@@ -1,0 +1,262 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlaneKitGeometry
+
+/// Faces no region grew from, found among the pixels no plane took. At object scale a region
+/// starts from a 6-pixel cell that fits a plane within the noise; a face seen obliquely, a few
+/// pixels across in the range image, holds no such cell, and neither does one warped by a
+/// millimetre across its cells. Their points still lie on one plane within the noise as the
+/// pixel growth measures it, so they are looked for by that alone (on SegComp's ABW development
+/// scans this finds a 500-pixel face seen at 33° and a 265-pixel one at 73° that were missed):
+///
+/// 1. The 4-connected components of unlabelled valid pixels are taken one at a time; one
+///    smaller than the smallest plane is left.
+/// 2. In each, a seeded RANSAC proposes planes through three of its points and keeps the one
+///    most of them lie on, measured along the viewing ray as the pixel growth measures it
+///    (within `distanceFactor` σ of the depth noise: across a face seen at 85°, a point's
+///    depth step moves it a tenth as far from the plane, so a distance across the plane would
+///    admit points ten times as far off in depth); a least-squares fit to those points refines
+///    it. A plane seen within 2° of edge-on is not proposed (``minimumViewCosine``), and a
+///    component where no plane holds a fifth of the points is left as clutter.
+/// 3. The largest 4-connected set of the component's pixels on that plane becomes a face, if it
+///    is as large as the smallest plane; it then takes the neighbouring pixels of other planes
+///    that lie on it and nearer to it than to their own plane (where such a face meets a larger
+///    one, the pixel growth may have given the larger one its first pixels).
+/// 4. What is left of the component is searched again, up to ``facesPerComponent`` times.
+///
+/// The new faces get labels after the largest in use; ``ConnectedPatches`` then treats them as
+/// any other, and joins one that lies on a neighbouring face's plane to it.
+enum LeftoverFaces {
+    /// Planes a RANSAC search proposes at most (fewer once the best has enough of the points that
+    /// a sample of three from its face would have come up with 99% certainty).
+    static let hypotheses = 64
+    /// At most this many points (a regular subsample of a larger component) count each proposal.
+    static let countedPoints = 256
+    /// Faces taken from one component at most.
+    static let facesPerComponent = 6
+    /// The cosine of the widest angle between a face's normal and the viewing ray (88°). A few
+    /// columns of pixels of any depths (clutter, mixed pixels along a silhouette) lie in a thin
+    /// wedge of rays, so on one plane through the sensor, seen edge-on: such a plane is no
+    /// evidence of a surface.
+    static let minimumViewCosine: Float = 0.035
+
+    /// Labels the faces found among `labels`' unlabelled valid pixels with new labels after the
+    /// largest in use, and returns whether it found any. `planes[k]` is the plane `(n, offset)`
+    /// of label `k` (zero where there is none). A point is on a plane when the plane's depth on
+    /// its ray is within `distanceFactor` σ of its own (σ from `noise` at its depth). The search
+    /// is seeded, so the same input gives the same labels.
+    @discardableResult
+    static func recover(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>,
+                        width: Int, height: Int, planes: [SIMD4<Float>], noise: DepthNoiseModel, distanceFactor: Float,
+                        minimumPoints: Int) -> Bool {
+        let count = width * height
+        guard count > 0, labels.count >= count, points.count >= count else { return false }
+        var search = Search(labels: labels, points: points, width: width, height: height, planes: planes, noise: noise,
+                            distanceFactor: distanceFactor, minimumPoints: max(3, minimumPoints))
+        guard search.nextLabel < Int(UInt16.max) else { return false }
+        var component: [Int] = []
+        for start in 0..<count where labels[start] == 0 && !search.visited[start] && CellGrid.isValid(points[start]) {
+            search.collectComponent(from: start, into: &component)
+            if component.count >= search.minimumPoints { search.extractFaces(from: component) }
+            if search.nextLabel >= Int(UInt16.max) { break }
+        }
+        return search.found
+    }
+
+    /// The state of one image's search.
+    private struct Search {
+        let labels: UnsafeMutableBufferPointer<UInt16>
+        let points: UnsafeBufferPointer<SIMD3<Float>>
+        /// The image's width and pixel count.
+        let width: Int, count: Int
+        let planes: [SIMD4<Float>]
+        let noise: DepthNoiseModel
+        let distanceFactor: Float
+        let minimumPoints: Int
+        /// The next label to give.
+        var nextLabel: Int
+        var found = false
+        /// Pixels already in a component.
+        var visited: [Bool]
+        /// Per pixel, the pass that last marked it (on a plane, or reached by a flood).
+        var onPlane: [Int32], reached: [Int32]
+        var pass: Int32 = 0
+        var random = SplitMix64(seed: 0x1EF7_0F4C_E5)
+        var stack: [Int] = []
+
+        init(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
+             planes: [SIMD4<Float>], noise: DepthNoiseModel, distanceFactor: Float, minimumPoints: Int) {
+            self.labels = labels
+            self.points = points
+            self.width = width
+            count = width * height
+            self.planes = planes
+            self.noise = noise
+            self.distanceFactor = distanceFactor
+            self.minimumPoints = minimumPoints
+            nextLabel = Int(UnsafeBufferPointer(rebasing: labels[0..<(width * height)]).max() ?? 0) + 1
+            visited = [Bool](repeating: false, count: width * height)
+            onPlane = [Int32](repeating: 0, count: width * height)
+            reached = [Int32](repeating: 0, count: width * height)
+        }
+
+        /// The 4-neighbours of pixel `i` of a `width`-wide image of `count` pixels, passed to `body`.
+        @inline(__always) private static func forEachNeighbour(of i: Int, width: Int, count: Int, _ body: (Int) -> Void) {
+            let u = i % width
+            if u > 0 { body(i - 1) }
+            if u + 1 < width { body(i + 1) }
+            if i >= width { body(i - width) }
+            if i + width < count { body(i + width) }
+        }
+
+        /// How far `plane`'s depth on `p`'s ray is from `p`'s (|n·p + d| · z / |n·p|) and the
+        /// tolerance at `p`'s depth, both times |n·p|, so that comparing them divides nothing.
+        @inline(__always) private func depthOffset(_ plane: SIMD4<Float>, _ p: SIMD3<Float>) -> (offset: Float, tolerance: Float) {
+            let facing = abs(plane.x * p.x + plane.y * p.y + plane.z * p.z)
+            return (abs(plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w) * p.z,
+                    facing * distanceFactor * noise.sigma(atDepth: p.z))
+        }
+
+        /// `true` when `p` is on `plane`: its depth within the tolerance of the plane's on its ray.
+        @inline(__always) private func isOn(_ plane: SIMD4<Float>, _ p: SIMD3<Float>) -> Bool {
+            let (offset, tolerance) = depthOffset(plane, p)
+            return offset <= tolerance
+        }
+
+        /// The unlabelled valid pixels 4-connected to `start`, marked visited.
+        mutating func collectComponent(from start: Int, into component: inout [Int]) {
+            component.removeAll(keepingCapacity: true)
+            visited[start] = true
+            stack.append(start)
+            while let i = stack.popLast() {
+                component.append(i)
+                Self.forEachNeighbour(of: i, width: width, count: count) { j in
+                    guard !visited[j], labels[j] == 0, CellGrid.isValid(points[j]) else { return }
+                    visited[j] = true
+                    stack.append(j)
+                }
+            }
+        }
+
+        /// Takes faces out of one component (see ``LeftoverFaces``).
+        mutating func extractFaces(from component: [Int]) {
+            var remaining = component
+            for _ in 0..<LeftoverFaces.facesPerComponent where remaining.count >= minimumPoints {
+                guard let plane = bestPlane(among: remaining) else { return }
+                pass += 1
+                for i in remaining where isOn(plane, points[i]) { onPlane[i] = pass }
+                let face = largestConnectedSet(on: pass, among: remaining)
+                guard face.count >= minimumPoints else { return }
+                let label = UInt16(nextLabel)
+                for i in face { labels[i] = label }
+                takeNeighbours(of: face, onto: plane, label: label)
+                nextLabel += 1
+                found = true
+                guard nextLabel < Int(UInt16.max) else { return }
+                remaining.removeAll { labels[$0] != 0 }
+            }
+        }
+
+        /// The plane most of `pixels`' points lie on: the best of ``hypotheses`` planes through
+        /// three of them, counted on a subsample, then fitted by least squares to the points on it.
+        private mutating func bestPlane(among pixels: [Int]) -> SIMD4<Float>? {
+            let step = max(1, pixels.count / LeftoverFaces.countedPoints)
+            var best: SIMD4<Float>?
+            var bestCount = 0
+            var needed = LeftoverFaces.hypotheses
+            var tried = 0
+            while tried < needed {
+                tried += 1
+                let a = points[pixels[pick(pixels.count)]], b = points[pixels[pick(pixels.count)]]
+                let c = points[pixels[pick(pixels.count)]]
+                let normal = cross(b - a, c - a)
+                let length = (normal * normal).sum().squareRoot()
+                guard length > 0, length.isFinite else { continue }
+                let n = normal / length
+                guard Self.isSeen(n, at: a) else { continue }
+                let plane = SIMD4(n, -dot(n, a))
+                var inliers = 0
+                for k in stride(from: 0, to: pixels.count, by: step) {
+                    let p = points[pixels[k]]
+                    if isOn(plane, p) { inliers += 1 }
+                }
+                if inliers > bestCount {
+                    bestCount = inliers
+                    best = plane
+                    // Enough proposals that one drew three points on this plane's face with 99%
+                    // certainty, had the face the share of the points this one has.
+                    let share = Double(inliers) / Double((pixels.count + step - 1) / step)
+                    let miss = 1 - share * share * share
+                    if miss <= 0 {
+                        needed = tried
+                    } else if miss < 1 {
+                        needed = min(needed, Int((log(0.01) / log(miss)).rounded(.up)))
+                    }
+                }
+            }
+            // A face with under a fifth of the points would come up in 64 proposals less than
+            // half the time: what is found below that is chance, and the component mostly clutter.
+            let counted = (pixels.count + step - 1) / step
+            guard let best, 5 * bestCount >= counted else { return nil }
+            var moments = PointMoments()
+            for i in pixels where isOn(best, points[i]) { moments.add(points[i]) }
+            guard let fit = moments.fit, Self.isSeen(fit.plane.normal, at: fit.centroid) else { return nil }
+            return SIMD4(fit.plane.normal, fit.plane.offset)
+        }
+
+        /// `true` when a plane with unit normal `n` through `p` is seen at most 88° from edge-on
+        /// from the sensor at the origin (see ``minimumViewCosine``).
+        @inline(__always) private static func isSeen(_ n: SIMD3<Float>, at p: SIMD3<Float>) -> Bool {
+            abs(dot(n, p)) >= LeftoverFaces.minimumViewCosine * (p * p).sum().squareRoot()
+        }
+
+        /// A random index below `n`.
+        @inline(__always) private mutating func pick(_ n: Int) -> Int {
+            Int(random.next() % UInt64(n))
+        }
+
+        /// The largest 4-connected set of `pixels` marked on plane pass `mark`.
+        private mutating func largestConnectedSet(on mark: Int32, among pixels: [Int]) -> [Int] {
+            var largest: [Int] = [], current: [Int] = []
+            for start in pixels where onPlane[start] == mark && reached[start] != mark {
+                current.removeAll(keepingCapacity: true)
+                reached[start] = mark
+                stack.append(start)
+                while let i = stack.popLast() {
+                    current.append(i)
+                    Self.forEachNeighbour(of: i, width: width, count: count) { j in
+                        guard onPlane[j] == mark, reached[j] != mark, labels[j] == 0 else { return }
+                        reached[j] = mark
+                        stack.append(j)
+                    }
+                }
+                if current.count > largest.count { swap(&largest, &current) }
+            }
+            return largest
+        }
+
+        /// Gives `label` the pixels of other planes, reached from `face` through pixels taken,
+        /// that lie on `plane` and nearer to it than to their own plane.
+        private mutating func takeNeighbours(of face: [Int], onto plane: SIMD4<Float>, label: UInt16) {
+            stack.append(contentsOf: face)
+            while let i = stack.popLast() {
+                Self.forEachNeighbour(of: i, width: width, count: count) { j in
+                    let own = Int(labels[j])
+                    guard own != 0, own != Int(label), own < planes.count, planes[own] != .zero else { return }
+                    let p = points[j]
+                    guard CellGrid.isValid(p) else { return }
+                    // Off each plane in units of its tolerance (the tolerance is the same
+                    // depth either way, scaled by each plane's |n·p|).
+                    let (offset, tolerance) = depthOffset(plane, p)
+                    let (ownOffset, ownTolerance) = depthOffset(planes[own], p)
+                    guard offset <= tolerance, offset * ownTolerance < ownOffset * tolerance else { return }
+                    labels[j] = label
+                    stack.append(j)
+                }
+            }
+        }
+    }
+}
