@@ -58,7 +58,7 @@ enum LeftoverFaces {
                             distanceFactor: distanceFactor, minimumPoints: max(3, minimumPoints))
         guard search.nextLabel < Int(UInt16.max) else { return false }
         var component: [Int] = []
-        for start in 0..<count where labels[start] == 0 && !search.visited[start] && CellGrid.isValid(points[start]) {
+        for start in 0..<count where labels[start] == 0 && search.reached[start] == 0 && CellGrid.isValid(points[start]) {
             search.collectComponent(from: start, into: &component)
             if component.count >= search.minimumPoints { search.extractFaces(from: component) }
             if search.nextLabel >= Int(UInt16.max) { break }
@@ -79,11 +79,10 @@ enum LeftoverFaces {
         /// The next label to give.
         var nextLabel: Int
         var found = false
-        /// Pixels already in a component.
-        var visited: [Bool]
-        /// Per pixel, the pass that last marked it (on a plane, or reached by a flood).
+        /// Per pixel, the pass that last marked it on a plane, and the flood that last reached it
+        /// (0: none yet, so a pixel in no component so far).
         var onPlane: [Int32], reached: [Int32]
-        var pass: Int32 = 0
+        var pass: Int32 = 0, floodCount: Int32 = 0
         var random = SplitMix64(seed: 0x1EF7_0F4C_E5)
         var stack: [Int] = []
 
@@ -98,7 +97,6 @@ enum LeftoverFaces {
             self.distanceFactor = distanceFactor
             self.minimumPoints = minimumPoints
             nextLabel = Int(UnsafeBufferPointer(rebasing: labels[0..<(width * height)]).max() ?? 0) + 1
-            visited = [Bool](repeating: false, count: width * height)
             onPlane = [Int32](repeating: 0, count: width * height)
             reached = [Int32](repeating: 0, count: width * height)
         }
@@ -126,19 +124,38 @@ enum LeftoverFaces {
             return offset <= tolerance
         }
 
-        /// The unlabelled valid pixels 4-connected to `start`, marked visited.
-        mutating func collectComponent(from start: Int, into component: inout [Int]) {
-            component.removeAll(keepingCapacity: true)
-            visited[start] = true
+        /// Which pixels a flood takes: unlabelled valid ones (a component), or unlabelled ones
+        /// marked on a plane pass.
+        private enum Membership {
+            case leftover
+            case onPlane(Int32)
+        }
+
+        /// The pixels 4-connected to `start` that `membership` admits (`start` is taken as
+        /// admitted), each marked reached by this flood.
+        private mutating func flood(from start: Int, admitting membership: Membership, into set: inout [Int]) {
+            floodCount += 1
+            let flood = floodCount
+            set.removeAll(keepingCapacity: true)
+            reached[start] = flood
             stack.append(start)
             while let i = stack.popLast() {
-                component.append(i)
+                set.append(i)
                 Self.forEachNeighbour(of: i, width: width, count: count) { j in
-                    guard !visited[j], labels[j] == 0, CellGrid.isValid(points[j]) else { return }
-                    visited[j] = true
+                    guard reached[j] != flood, labels[j] == 0 else { return }
+                    switch membership {
+                    case .leftover: guard CellGrid.isValid(points[j]) else { return }
+                    case .onPlane(let mark): guard onPlane[j] == mark else { return }
+                    }
+                    reached[j] = flood
                     stack.append(j)
                 }
             }
+        }
+
+        /// The unlabelled valid pixels 4-connected to `start`.
+        mutating func collectComponent(from start: Int, into component: inout [Int]) {
+            flood(from: start, admitting: .leftover, into: &component)
         }
 
         /// Takes faces out of one component (see ``LeftoverFaces``).
@@ -164,6 +181,7 @@ enum LeftoverFaces {
         /// three of them, counted on a subsample, then fitted by least squares to the points on it.
         private mutating func bestPlane(among pixels: [Int]) -> SIMD4<Float>? {
             let step = max(1, pixels.count / LeftoverFaces.countedPoints)
+            let counted = (pixels.count + step - 1) / step
             var best: SIMD4<Float>?
             var bestCount = 0
             var needed = LeftoverFaces.hypotheses
@@ -188,7 +206,7 @@ enum LeftoverFaces {
                     best = plane
                     // Enough proposals that one drew three points on this plane's face with 99%
                     // certainty, had the face the share of the points this one has.
-                    let share = Double(inliers) / Double((pixels.count + step - 1) / step)
+                    let share = Double(inliers) / Double(counted)
                     let miss = 1 - share * share * share
                     if miss <= 0 {
                         needed = tried
@@ -199,7 +217,6 @@ enum LeftoverFaces {
             }
             // A face with under a fifth of the points would come up in 64 proposals less than
             // half the time: what is found below that is chance, and the component mostly clutter.
-            let counted = (pixels.count + step - 1) / step
             guard let best, 5 * bestCount >= counted else { return nil }
             var moments = PointMoments()
             for i in pixels where isOn(best, points[i]) { moments.add(points[i]) }
@@ -221,18 +238,11 @@ enum LeftoverFaces {
         /// The largest 4-connected set of `pixels` marked on plane pass `mark`.
         private mutating func largestConnectedSet(on mark: Int32, among pixels: [Int]) -> [Int] {
             var largest: [Int] = [], current: [Int] = []
-            for start in pixels where onPlane[start] == mark && reached[start] != mark {
-                current.removeAll(keepingCapacity: true)
-                reached[start] = mark
-                stack.append(start)
-                while let i = stack.popLast() {
-                    current.append(i)
-                    Self.forEachNeighbour(of: i, width: width, count: count) { j in
-                        guard onPlane[j] == mark, reached[j] != mark, labels[j] == 0 else { return }
-                        reached[j] = mark
-                        stack.append(j)
-                    }
-                }
+            // Floods of this search are numbered after `firstFlood`; a pixel one of them reached
+            // is in a set already.
+            let firstFlood = floodCount
+            for start in pixels where onPlane[start] == mark && reached[start] <= firstFlood {
+                flood(from: start, admitting: .onPlane(mark), into: &current)
                 if current.count > largest.count { swap(&largest, &current) }
             }
             return largest
