@@ -53,16 +53,19 @@ public struct DepthNoiseEstimate: Sendable, Hashable {
     /// What was measured, in words: "noise 0.42 mm at 1.01 m, points 0.57 mm apart, depth in
     /// steps of 1.30 mm" (in the cloud's units taken as metres).
     public var summary: String {
-        func millimetres(_ value: Float) -> String {
-            let hundredths = Int((value * 100_000).rounded())
-            let fraction = String(hundredths % 100)
-            return "\(hundredths / 100).\(fraction.count < 2 ? "0" + fraction : fraction) mm"
-        }
+        let millimetres = Self.millimetres
         let metres = Int((medianDepth * 100).rounded())
         var text = "noise \(millimetres(noise.sigma(atDepth: medianDepth))) at \(metres / 100).\(metres % 100 < 10 ? "0" : "")\(metres % 100) m, "
             + "points \(millimetres(pointSpacing)) apart"
         if depthStep > 0 { text += ", depth in steps of \(millimetres(depthStep))" }
         return text
+    }
+
+    /// A length in the cloud's units (taken as metres) in millimetres to two places: "0.42 mm".
+    static func millimetres(_ value: Float) -> String {
+        let hundredths = Int((value * 100_000).rounded())
+        let fraction = String(hundredths % 100)
+        return "\(hundredths / 100).\(fraction.count < 2 ? "0" + fraction : fraction) mm"
     }
 
     /// `true` when the data is to be detected at object scale, with cells of a few pixels: a

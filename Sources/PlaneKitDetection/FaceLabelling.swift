@@ -22,7 +22,8 @@ enum FaceLabelling {
                          a: c.pixelDistanceFactor * c.noise.constant, b: c.pixelDistanceFactor * c.noise.quadratic,
                          z0: c.noise.referenceDepth)
         LeftoverFaces.recover(labels: out, points: measuredPoints, width: width, height: height, planes: planes,
-                              noise: c.noise, distanceFactor: c.pixelDistanceFactor, minimumPoints: c.minimumPointsPerPlane)
+                              noise: c.noise, lateralNoise: c.lateralNoise, distanceFactor: c.pixelDistanceFactor,
+                              minimumPoints: c.minimumPointsPerPlane)
         var patches = ConnectedPatches(labels: out, points: measuredPoints, width: width, height: height,
                                        noise: c.noise, minimumPoints: c.minimumPointsPerPlane)
         patches.mergeCoplanar(noise: c.noise)

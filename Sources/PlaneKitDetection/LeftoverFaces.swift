@@ -8,21 +8,26 @@ import PlaneKitGeometry
 /// Faces no region grew from, found among the pixels no plane took. At object scale a region
 /// starts from a 6-pixel cell that fits a plane within the noise; a face seen obliquely, a few
 /// pixels across in the range image, holds no such cell, and neither does one warped by a
-/// millimetre across its cells. Their points still lie on one plane within the noise as the
-/// pixel growth measures it, so they are looked for by that alone (on SegComp's ABW development
-/// scans this finds a 500-pixel face seen at 33° and a 265-pixel one at 73° that were missed):
+/// millimetre across their cells. Their points still lie on one plane within the noise, so they
+/// are looked for by that alone (on SegComp's ABW development scans this finds three faces that
+/// were missed, of 265 to 800 pixels):
 ///
 /// 1. The 4-connected components of unlabelled valid pixels are taken one at a time; one
 ///    smaller than the smallest plane is left.
 /// 2. In each, a seeded RANSAC proposes planes through three of its points and keeps the one
-///    most of them lie on, measured along the viewing ray as the pixel growth measures it
-///    (within `distanceFactor` σ of the depth noise: across a face seen at 85°, a point's
-///    depth step moves it a tenth as far from the plane, so a distance across the plane would
-///    admit points ten times as far off in depth); a least-squares fit to those points refines
-///    it. A plane seen within 2° of edge-on is not proposed (``minimumViewCosine``), and a
-///    component where no plane holds a fifth of the points is left as clutter.
-/// 3. The largest 4-connected set of the component's pixels on that plane becomes a face, if it
-///    is as large as the smallest plane; it then takes the neighbouring pixels of other planes
+///    most of them lie on, measured along the viewing ray (within `distanceFactor` times the
+///    spread expected there: across a face seen at 85°, a point's depth step moves it a tenth
+///    as far from the plane, so a distance across the plane would admit points ten times as far
+///    off in depth); a least-squares fit to those points refines it. The spread along the ray
+///    is the depth noise σ and, on a face seen at an angle θ from face-on, the point's stray
+///    across its ray (`lateralNoise` times its depth) times tan θ:
+///    √(σ² + (lateral · tan θ)²). At 85° on SegComp's ABW scans that is about 3 mm against
+///    σ = 0.5 mm. A plane seen within 2° of edge-on is not proposed (``minimumViewCosine``),
+///    and a component where no plane holds a fifth of the points is left as clutter.
+/// 3. The largest 4-connected set of the component's pixels on that plane is fitted again, alone,
+///    and the largest connected set on the refitted plane becomes a face if it is as large as
+///    the smallest plane and its points gather near the plane rather than fill the tolerance
+///    band evenly (``maximumBandFill``). It then takes the neighbouring pixels of other planes
 ///    that lie on it and nearer to it than to their own plane (where such a face meets a larger
 ///    one, the pixel growth may have given the larger one its first pixels).
 /// 4. What is left of the component is searched again, up to ``facesPerComponent`` times.
@@ -42,20 +47,28 @@ enum LeftoverFaces {
     /// wedge of rays, so on one plane through the sensor, seen edge-on: such a plane is no
     /// evidence of a surface.
     static let minimumViewCosine: Float = 0.035
+    /// The largest RMS of a face's offsets from its plane, in units of the tolerance. Points of a
+    /// face as noisy as the model expects gather near the plane (0.33 for Gaussian noise within
+    /// 3σ); points of a surface noisier than that (a dark face, whose readings scatter by
+    /// millimetres) fill the band evenly (0.58), and the largest connected set on any plane
+    /// through them is a fragment of it.
+    static let maximumBandFill: Float = 0.45
 
     /// Labels the faces found among `labels`' unlabelled valid pixels with new labels after the
     /// largest in use, and returns whether it found any. `planes[k]` is the plane `(n, offset)`
     /// of label `k` (zero where there is none). A point is on a plane when the plane's depth on
-    /// its ray is within `distanceFactor` σ of its own (σ from `noise` at its depth). The search
-    /// is seeded, so the same input gives the same labels.
+    /// its ray is within `distanceFactor` times the spread expected along that ray (σ from
+    /// `noise` at its depth, and `lateralNoise` times its depth across the ray). The search is
+    /// seeded, so the same input gives the same labels.
     @discardableResult
     static func recover(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>,
-                        width: Int, height: Int, planes: [SIMD4<Float>], noise: DepthNoiseModel, distanceFactor: Float,
-                        minimumPoints: Int) -> Bool {
+                        width: Int, height: Int, planes: [SIMD4<Float>], noise: DepthNoiseModel, lateralNoise: Float = 0,
+                        distanceFactor: Float, minimumPoints: Int) -> Bool {
         let count = width * height
         guard count > 0, labels.count >= count, points.count >= count else { return false }
         var search = Search(labels: labels, points: points, width: width, height: height, planes: planes, noise: noise,
-                            distanceFactor: distanceFactor, minimumPoints: max(3, minimumPoints))
+                            lateralNoise: lateralNoise, distanceFactor: distanceFactor,
+                            minimumPoints: max(3, minimumPoints))
         guard search.nextLabel < Int(UInt16.max) else { return false }
         var component: [Int] = []
         for start in 0..<count where labels[start] == 0 && search.reached[start] == 0 && CellGrid.isValid(points[start]) {
@@ -74,6 +87,7 @@ enum LeftoverFaces {
         let width: Int, count: Int
         let planes: [SIMD4<Float>]
         let noise: DepthNoiseModel
+        let lateralNoise: Float
         let distanceFactor: Float
         let minimumPoints: Int
         /// The next label to give.
@@ -87,13 +101,15 @@ enum LeftoverFaces {
         var stack: [Int] = []
 
         init(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, height: Int,
-             planes: [SIMD4<Float>], noise: DepthNoiseModel, distanceFactor: Float, minimumPoints: Int) {
+             planes: [SIMD4<Float>], noise: DepthNoiseModel, lateralNoise: Float, distanceFactor: Float,
+             minimumPoints: Int) {
             self.labels = labels
             self.points = points
             self.width = width
             count = width * height
             self.planes = planes
             self.noise = noise
+            self.lateralNoise = lateralNoise
             self.distanceFactor = distanceFactor
             self.minimumPoints = minimumPoints
             nextLabel = Int(UnsafeBufferPointer(rebasing: labels[0..<(width * height)]).max() ?? 0) + 1
@@ -110,12 +126,16 @@ enum LeftoverFaces {
             if i + width < count { body(i + width) }
         }
 
-        /// How far `plane`'s depth on `p`'s ray is from `p`'s (|n·p + d| · z / |n·p|) and the
-        /// tolerance at `p`'s depth, both times |n·p|, so that comparing them divides nothing.
+        /// How far `plane`'s depth on `p`'s ray is from `p`'s, δ = |n·p + d| · z / |n·p|, and the
+        /// tolerance there, t = distanceFactor · √(σ² + (lateral · z · tan θ)²), both squared and
+        /// times (n·p)² so that comparing them divides nothing: tan²θ · (n·p)² = |p|² − (n·p)².
         @inline(__always) private func depthOffset(_ plane: SIMD4<Float>, _ p: SIMD3<Float>) -> (offset: Float, tolerance: Float) {
-            let facing = abs(plane.x * p.x + plane.y * p.y + plane.z * p.z)
-            return (abs(plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w) * p.z,
-                    facing * distanceFactor * noise.sigma(atDepth: p.z))
+            let facing = plane.x * p.x + plane.y * p.y + plane.z * p.z
+            let offset = (facing + plane.w) * p.z
+            let sigma = noise.sigma(atDepth: p.z), lateral = lateralNoise * p.z
+            let across = max(0, (p * p).sum() - facing * facing)
+            return (offset * offset,
+                    distanceFactor * distanceFactor * (sigma * sigma * facing * facing + lateral * lateral * across))
         }
 
         /// `true` when `p` is on `plane`: its depth within the tolerance of the plane's on its ray.
@@ -162,11 +182,19 @@ enum LeftoverFaces {
         mutating func extractFaces(from component: [Int]) {
             var remaining = component
             for _ in 0..<LeftoverFaces.facesPerComponent where remaining.count >= minimumPoints {
-                guard let plane = bestPlane(among: remaining) else { return }
+                guard var plane = bestPlane(among: remaining) else { return }
                 pass += 1
                 for i in remaining where isOn(plane, points[i]) { onPlane[i] = pass }
-                let face = largestConnectedSet(on: pass, among: remaining)
-                guard face.count >= minimumPoints else { return }
+                var face = largestConnectedSet(on: pass, among: remaining)
+                // The plane again, fitted to the face alone: the search's plane was fitted to
+                // every point on it, and a steep plane's wide band also takes in a few columns of
+                // whatever lies beyond the face, which tilt it further towards edge-on.
+                guard face.count >= minimumPoints, let refitted = fitted(to: face) else { return }
+                plane = refitted
+                pass += 1
+                for i in remaining where isOn(plane, points[i]) { onPlane[i] = pass }
+                face = largestConnectedSet(on: pass, among: remaining)
+                guard face.count >= minimumPoints, isConcentrated(face, around: plane) else { return }
                 let label = UInt16(nextLabel)
                 for i in face { labels[i] = label }
                 takeNeighbours(of: face, onto: plane, label: label)
@@ -218,10 +246,28 @@ enum LeftoverFaces {
             // A face with under a fifth of the points would come up in 64 proposals less than
             // half the time: what is found below that is chance, and the component mostly clutter.
             guard let best, 5 * bestCount >= counted else { return nil }
+            return fitted(to: pixels, where: best)
+        }
+
+        /// The least-squares plane of the points of `pixels` (those on `plane`, if one is given),
+        /// unless it is seen within 2° of edge-on.
+        private func fitted(to pixels: [Int], where plane: SIMD4<Float>? = nil) -> SIMD4<Float>? {
             var moments = PointMoments()
-            for i in pixels where isOn(best, points[i]) { moments.add(points[i]) }
+            for i in pixels where plane.map({ isOn($0, points[i]) }) ?? true { moments.add(points[i]) }
             guard let fit = moments.fit, Self.isSeen(fit.plane.normal, at: fit.centroid) else { return nil }
             return SIMD4(fit.plane.normal, fit.plane.offset)
+        }
+
+        /// `true` when `face`'s points gather near `plane` rather than fill its tolerance band
+        /// evenly: the RMS of their offsets, in units of the tolerance, is at most
+        /// ``maximumBandFill``.
+        private func isConcentrated(_ face: [Int], around plane: SIMD4<Float>) -> Bool {
+            var fill: Float = 0
+            for i in face {
+                let (offset, tolerance) = depthOffset(plane, points[i])
+                fill += offset / max(tolerance, .leastNormalMagnitude)
+            }
+            return fill <= LeftoverFaces.maximumBandFill * LeftoverFaces.maximumBandFill * Float(face.count)
         }
 
         /// `true` when a plane with unit normal `n` through `p` is seen at most 88° from edge-on
@@ -258,8 +304,8 @@ enum LeftoverFaces {
                     guard own != 0, own != Int(label), own < planes.count, planes[own] != .zero else { return }
                     let p = points[j]
                     guard CellGrid.isValid(p) else { return }
-                    // Off each plane in units of its tolerance (the tolerance is the same
-                    // depth either way, scaled by each plane's |n·p|).
+                    // Off each plane in units of its tolerance (squared, and both scaled by
+                    // their plane's (n·p)²).
                     let (offset, tolerance) = depthOffset(plane, p)
                     let (ownOffset, ownTolerance) = depthOffset(planes[own], p)
                     guard offset <= tolerance, offset * ownTolerance < ownOffset * tolerance else { return }

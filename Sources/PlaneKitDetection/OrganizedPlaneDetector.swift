@@ -69,6 +69,12 @@ public struct OrganizedPlaneDetector: Sendable {
         /// staircase is smoothed along the viewing rays before anything is fitted
         /// (``DepthQuantization``); 0 fits the depths as measured.
         public var depthStep: Float = 0
+        /// How far a point strays across its viewing ray, as a standard deviation per unit of
+        /// depth (rad): where a pixel's sample falls within its footprint. On a face seen at an
+        /// angle θ from face-on this spreads depths along the rays by that times tan θ (a few
+        /// millimetres at 85° on a tabletop scan), so the search for faces no cell grew from
+        /// (``LeftoverFaces``) tolerates it on top of ``noise``. 0 counts depth noise alone.
+        public var lateralNoise: Float = 0
         /// When `true`, each 8-connected patch of a plane's pixels is a plane of its own (faces
         /// of objects, as range-image benchmarks count them; `ConnectedPatches`); when `false`,
         /// one plane seen on both sides of an occluder or a gap is one plane (as ARKit anchors it).
@@ -111,6 +117,7 @@ public struct OrganizedPlaneDetector: Sendable {
             }
             try check(mergeTolerance >= 0 && mergeTolerance.isFinite, "merge tolerance must be non-negative and finite")
             try check(depthStep >= 0 && depthStep.isFinite, "depth step must be non-negative and finite")
+            try check(lateralNoise >= 0 && lateralNoise.isFinite, "lateral noise must be non-negative and finite")
             try check(up.isFinite && up.length > 1e-6, "the up direction must be a finite non-zero vector")
             try check(maximumDescribedPoints >= 16, "at least 16 points must be described")
             try check(outlineGridSide >= 8 && outlineGridSide <= 4096, "the outline grid side must be 8…4096 cells")
@@ -120,7 +127,7 @@ public struct OrganizedPlaneDetector: Sendable {
         }
 
         /// This configuration with `settings` in place of its own noise, cell size, minimum
-        /// plane size and merge tolerance.
+        /// plane size, merge tolerance, depth step, lateral noise and patch splitting.
         public func applying(_ settings: SensorSettings) -> Configuration {
             var copy = self
             copy.noise = settings.noise
@@ -128,6 +135,7 @@ public struct OrganizedPlaneDetector: Sendable {
             copy.minimumPointsPerPlane = settings.minimumPointsPerPlane
             copy.mergeTolerance = settings.mergeTolerance
             copy.depthStep = settings.depthStep
+            copy.lateralNoise = settings.lateralNoise
             copy.splitsDisconnected = settings.splitsDisconnected
             return copy
         }

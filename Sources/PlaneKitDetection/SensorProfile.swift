@@ -24,8 +24,9 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
     case realsense
     /// A time-of-flight camera: σ = 3 mm + 0.8 mm·z²/m², 20-pixel cells.
     case tof
-    /// A tabletop structured-light or laser range scanner: σ = 0.5 mm at any depth, 6-pixel
-    /// cells, faces from 150 points, 2 mm merge tolerance.
+    /// A tabletop structured-light or laser range scanner: σ = 0.5 mm at any depth, points
+    /// straying 0.3 mm across their rays at 1 m, 6-pixel cells, faces from 150 points, 2 mm
+    /// merge tolerance.
     case scanner
     /// Use the configuration's own noise, cell size, minimum plane size and merge tolerance.
     case custom
@@ -45,7 +46,8 @@ public enum SensorProfile: String, Sendable, Hashable, Codable, CaseIterable {
                                   cellSize: 20, minimumPointsPerPlane: 1500, mergeTolerance: 0.02)
         case .scanner:
             return SensorSettings(noise: DepthNoiseModel(constant: 0.0005, quadratic: 0, referenceDepth: 0),
-                                  cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002, splitsDisconnected: true)
+                                  cellSize: 6, minimumPointsPerPlane: 150, mergeTolerance: 0.002, lateralNoise: 0.0003,
+                                  splitsDisconnected: true)
         }
     }
 }
@@ -97,6 +99,9 @@ public struct SensorSettings: Sendable, Hashable, Codable {
     /// The depth step whose staircase is smoothed along the rays before fitting
     /// (``DepthQuantization``), or 0 to fit the depths as measured.
     public var depthStep: Float
+    /// How far a point strays across its viewing ray, as a standard deviation per unit of depth
+    /// (``OrganizedPlaneDetector/Configuration/lateralNoise``); 0 where only depth is noisy.
+    public var lateralNoise: Float
     /// Whether each connected patch of a plane is a plane of its own: at object scale (faces),
     /// not at room scale (one wall on both sides of a pole).
     public var splitsDisconnected: Bool
@@ -106,12 +111,13 @@ public struct SensorSettings: Sendable, Hashable, Codable {
 
     /// Settings from their parts.
     public init(noise: DepthNoiseModel, cellSize: Int, minimumPointsPerPlane: Int, mergeTolerance: Float,
-                depthStep: Float = 0, splitsDisconnected: Bool = false, reason: String = "") {
+                depthStep: Float = 0, lateralNoise: Float = 0, splitsDisconnected: Bool = false, reason: String = "") {
         self.noise = noise
         self.cellSize = cellSize
         self.minimumPointsPerPlane = minimumPointsPerPlane
         self.mergeTolerance = mergeTolerance
         self.depthStep = depthStep
+        self.lateralNoise = lateralNoise
         self.splitsDisconnected = splitsDisconnected
         self.reason = reason
     }
@@ -119,7 +125,7 @@ public struct SensorSettings: Sendable, Hashable, Codable {
     /// Settings are equal when they set the same values, whatever the reason given for them.
     public static func == (a: SensorSettings, b: SensorSettings) -> Bool {
         a.noise == b.noise && a.cellSize == b.cellSize && a.minimumPointsPerPlane == b.minimumPointsPerPlane
-            && a.mergeTolerance == b.mergeTolerance && a.depthStep == b.depthStep
+            && a.mergeTolerance == b.mergeTolerance && a.depthStep == b.depthStep && a.lateralNoise == b.lateralNoise
             && a.splitsDisconnected == b.splitsDisconnected
     }
 
@@ -130,6 +136,7 @@ public struct SensorSettings: Sendable, Hashable, Codable {
         hasher.combine(minimumPointsPerPlane)
         hasher.combine(mergeTolerance)
         hasher.combine(depthStep)
+        hasher.combine(lateralNoise)
         hasher.combine(splitsDisconnected)
     }
 }
@@ -138,7 +145,8 @@ extension SensorSettings {
     /// The settings a detector configuration holds.
     init(of c: OrganizedPlaneDetector.Configuration) {
         self.init(noise: c.noise, cellSize: c.cellSize, minimumPointsPerPlane: c.minimumPointsPerPlane,
-                  mergeTolerance: c.mergeTolerance, depthStep: c.depthStep, splitsDisconnected: c.splitsDisconnected)
+                  mergeTolerance: c.mergeTolerance, depthStep: c.depthStep, lateralNoise: c.lateralNoise,
+                  splitsDisconnected: c.splitsDisconnected)
     }
 
     /// The cell sizes ``SensorProfile/auto`` chooses from for a grid that is not a camera image,
@@ -147,6 +155,11 @@ extension SensorSettings {
     /// The largest tilt uncertainty (rad) a typical cell's normal may have: the smallest cell
     /// of ``scannerCellSizes`` that stays within it is chosen.
     static let cellNormalBudget: Float = 0.06
+    /// How far a scan's points stray across their rays, as a fraction of the point spacing:
+    /// the faces of SegComp's ABW development scans seen 75–86° from face-on, whose depth
+    /// spread along the rays is mostly this, scatter 0.19–0.37 mm across their planes (median
+    /// 0.29 mm) with points 0.46 mm apart.
+    static let lateralSpacingFraction: Float = 0.6
 
     /// The settings ``SensorProfile/auto`` takes from a measured frame.
     ///
@@ -163,7 +176,11 @@ extension SensorSettings {
     ///   least-squares normal uncertain by about √12·σ / (k²·s): the cell is the smallest of 12,
     ///   10, 8 and 6 pixels within `cellNormalBudget` at the median depth, so faces of a few
     ///   hundred pixels hold enough cells. A plane needs 4 cells' worth of pixels, and regions merge
-    ///   across 6σ of systematic error. Depth that comes in steps is smoothed along the rays first
+    ///   across 6σ of systematic error. On a near-pinhole scan (a triangulating camera, whose
+    ///   pixels sample somewhere within their footprint) points stray across their rays by
+    ///   ``lateralSpacingFraction`` of the point spacing (``lateralNoise``); a grid that is not a
+    ///   camera image (a laser scanner's, whose beam directions are known far better than their
+    ///   spacing) is taken to have no stray. Depth that comes in steps is smoothed along the rays first
     ///   (``DepthQuantization``), and the cell is chosen from the smoothed roughness.
     public init(measured estimate: DepthNoiseEstimate) {
         guard estimate.isObjectScale else {
@@ -183,13 +200,19 @@ extension SensorSettings {
             cell = k
         }
         let what = estimate.isCamera ? "precise near-pinhole scan" : "grid that is not a camera image"
+        // A triangulating camera's pixel samples somewhere within its footprint; a laser
+        // scanner's beam direction is known far better than its spacing.
+        let lateral = estimate.isCamera ? Self.lateralSpacingFraction * estimate.pointSpacing / estimate.medianDepth : 0
+        let stray = lateral > 0
+            ? "; points taken to stray \(DepthNoiseEstimate.millimetres(lateral * estimate.medianDepth)) across their rays" : ""
         // Quantisation adds its own error: a depth rounded to steps of q is off by up to q/2,
         // uniformly, σ = q/√12, independent of the sensor's noise.
         var noise = estimate.noise
         noise.constant = (noise.constant * noise.constant + estimate.depthStep * estimate.depthStep / 12).squareRoot()
         self.init(noise: noise, cellSize: cell, minimumPointsPerPlane: 4 * cell * cell,
                   mergeTolerance: 6 * noise.sigma(atDepth: estimate.medianDepth), depthStep: estimate.depthStep,
+                  lateralNoise: lateral,
                   splitsDisconnected: true,
-                  reason: "\(what) (\(estimate.summary)): object scale, cells from the noise over the point spacing")
+                  reason: "\(what) (\(estimate.summary)): object scale, cells from the noise over the point spacing\(stray)")
     }
 }

@@ -68,7 +68,8 @@ struct SegCompABWTests {
     }
 
     /// `auto` takes these near-pinhole grids for what they are: a precise scan at object scale,
-    /// with its 8-bit range steps measured and smoothed, not a depth camera's room-scale cells.
+    /// with its 8-bit range steps measured and smoothed, not a depth camera's room-scale cells,
+    /// and points straying across their rays by 0.6 of their 0.46 mm spacing at 1 m.
     @Test func autoDetectsAtObjectScaleWithTheRangeSteps() throws {
         for image in Self.images {
             let settings = try #require(image.result.sensorSettings)
@@ -76,14 +77,17 @@ struct SegCompABWTests {
             #expect(settings.depthStep > 0.0012 && settings.depthStep < 0.0014,
                     "\(image.name): depth step \(settings.depthStep) m")
             #expect(settings.splitsDisconnected, "\(image.name): faces are connected patches at object scale")
+            #expect(settings.lateralNoise > 0.00025 && settings.lateralNoise < 0.00032,
+                    "\(image.name): lateral noise \(settings.lateralNoise) per metre of depth")
             #expect(settings.reason.contains("object scale"), "\(image.name): \(settings.reason)")
         }
     }
 
     /// The figures the README gives for the development images. Thresholds sit just below what
-    /// the detector reaches (recall 0.885, precision 0.966, 1.4° in release builds): the scans
-    /// and the detector are deterministic, and losing one face, or measuring distances across
-    /// the viewing ray instead of along it, fails.
+    /// the detector reaches (recall 0.891, precision 0.961, 1.4° in release builds): the scans
+    /// and the detector are deterministic, and losing one face, measuring distances across the
+    /// viewing ray instead of along it, or leaving out the points' stray across their rays,
+    /// fails.
     @Test func mostFacesAreFoundWithAccurateNormals() throws {
         var faces = 0, correct = 0, segments = 0
         var errors: [Float] = []
@@ -100,7 +104,7 @@ struct SegCompABWTests {
         let meanError = errors.reduce(0, +) / Float(max(errors.count, 1))
         print("ABW development images: \(correct) of \(faces) faces correct (\(recall)), precision \(precision), "
               + "mean orientation error \(meanError)° over \(errors.count) correct faces")
-        #expect(recall >= 0.885, "recall \(recall)")
+        #expect(recall >= 0.89, "recall \(recall)")
         #expect(precision >= 0.96, "precision \(precision)")
         #expect(meanError <= 1.5, "mean orientation error \(meanError)°")
     }
