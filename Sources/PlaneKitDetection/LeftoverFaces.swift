@@ -8,7 +8,7 @@ import PlaneKitGeometry
 /// Faces no region grew from, found among the pixels no plane took. At object scale a region
 /// starts from a 6-pixel cell that fits a plane within the noise; a face seen obliquely, a few
 /// pixels across in the range image, holds no such cell, and neither does one warped by a
-/// millimetre across their cells. Their points still lie on one plane within the noise, so they
+/// millimetre across its cells. Their points still lie on one plane within the noise, so they
 /// are looked for by that alone (on SegComp's ABW development scans this finds three faces that
 /// were missed, of 265 to 800 pixels):
 ///
