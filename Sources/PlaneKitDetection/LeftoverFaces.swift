@@ -182,18 +182,13 @@ enum LeftoverFaces {
         mutating func extractFaces(from component: [Int]) {
             var remaining = component
             for _ in 0..<LeftoverFaces.facesPerComponent where remaining.count >= minimumPoints {
-                guard var plane = bestPlane(among: remaining) else { return }
-                pass += 1
-                for i in remaining where isOn(plane, points[i]) { onPlane[i] = pass }
-                var face = largestConnectedSet(on: pass, among: remaining)
+                guard let proposed = bestPlane(among: remaining) else { return }
+                let first = largestConnectedSet(on: proposed, among: remaining)
                 // The plane again, fitted to the face alone: the search's plane was fitted to
                 // every point on it, and a steep plane's wide band also takes in a few columns of
                 // whatever lies beyond the face, which tilt it further towards edge-on.
-                guard face.count >= minimumPoints, let refitted = fitted(to: face) else { return }
-                plane = refitted
-                pass += 1
-                for i in remaining where isOn(plane, points[i]) { onPlane[i] = pass }
-                face = largestConnectedSet(on: pass, among: remaining)
+                guard first.count >= minimumPoints, let plane = fitted(to: first) else { return }
+                let face = largestConnectedSet(on: plane, among: remaining)
                 guard face.count >= minimumPoints, isConcentrated(face, around: plane) else { return }
                 let label = UInt16(nextLabel)
                 for i in face { labels[i] = label }
@@ -281,8 +276,11 @@ enum LeftoverFaces {
             Int(random.next() % UInt64(n))
         }
 
-        /// The largest 4-connected set of `pixels` marked on plane pass `mark`.
-        private mutating func largestConnectedSet(on mark: Int32, among pixels: [Int]) -> [Int] {
+        /// The largest 4-connected set of `pixels` whose points are on `plane`.
+        private mutating func largestConnectedSet(on plane: SIMD4<Float>, among pixels: [Int]) -> [Int] {
+            pass += 1
+            let mark = pass
+            for i in pixels where isOn(plane, points[i]) { onPlane[i] = mark }
             var largest: [Int] = [], current: [Int] = []
             // Floods of this search are numbered after `firstFlood`; a pixel one of them reached
             // is in a set already.
