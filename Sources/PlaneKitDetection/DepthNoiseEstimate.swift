@@ -41,10 +41,10 @@ public struct DepthNoiseEstimate: Sendable, Hashable {
     /// steps.
     public var smoothedRoughness: Float?
 
-    /// A camera image resolves finer than this share of its depth (a focal length above 1400
-    /// pixels) only when it is a scanner's: depth cameras have 500–1000 (PCL's stereo frame
-    /// 980, SegComp's ABW scanner about 2200).
-    static let objectScaleAngularSpacing: Float = 0.0007
+    /// A camera image resolves finer than this share of its depth (a focal length above 1100
+    /// pixels) only when it is a precise scanner's: depth cameras have 500–1000 (PCL's stereo
+    /// frame 980, SegComp's ABW scanner about 2200).
+    static let objectScaleAngularSpacing: Float = 0.0009
     /// No depth camera measures depth to better than this share of it (a Kinect or a RealSense:
     /// 0.2–0.3% at its nearest; PCL's smoothed stereo frame 0.085%; SegComp's ABW scanner
     /// 0.03–0.055%).
@@ -70,13 +70,13 @@ public struct DepthNoiseEstimate: Sendable, Hashable {
 
     /// `true` when the data is to be detected at object scale, with cells of a few pixels: a
     /// grid that is not a camera image, or a camera image both finer and less noisy than any
-    /// depth camera (spacing and noise both under 0.07% of the depth) — a precise scanner whose grid
-    /// happens to be close to a pinhole projection, such as SegComp's range images.
+    /// depth camera (spacing under 0.09% and noise under 0.07% of the depth) — a precise scanner
+    /// whose grid happens to be close to a pinhole projection, such as SegComp's range images.
     public var isObjectScale: Bool {
         !isCamera || (isFinelySampled && relativeNoise < Self.objectScaleRelativeNoise)
     }
 
-    /// `true` when neighbouring points are closer than any depth camera puts them (under 0.07%
+    /// `true` when neighbouring points are closer than any depth camera puts them (under 0.09%
     /// of their depth).
     public var isFinelySampled: Bool { pointSpacing < Self.objectScaleAngularSpacing * medianDepth }
 

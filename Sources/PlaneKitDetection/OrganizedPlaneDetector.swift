@@ -251,12 +251,14 @@ public struct OrganizedPlaneDetector: Sendable {
         guard !estimate!.isCamera || estimate!.isFinelySampled else { return (estimate, nil) }
         let step = DepthQuantization.measureStep(points: points, width: width, height: height) ?? 0
         estimate!.depthStep = step
-        guard estimate!.isObjectScale else { return (estimate, nil) }
+        // A camera image this fine is judged on the 6-pixel blocks too: on a busy tabletop many
+        // 20-pixel blocks straddle folds, and their residuals read as noise.
         if camera, var fine = grid(points) {
             fine.isCamera = true
             fine.depthStep = step
-            estimate = fine
+            if fine.isObjectScale { estimate = fine }
         }
+        guard estimate!.isObjectScale else { return (estimate, nil) }
         guard step > 0 else { return (estimate, nil) }
         let smoothed = DepthQuantization.dequantized(points: points, width: width, height: height, step: step)
         estimate!.smoothedRoughness = smoothed.withUnsafeBufferPointer { grid($0)?.roughness }
