@@ -51,8 +51,10 @@ struct BenchTracking: ParsableCommand {
             of frame i+gap's points to frame i's surface under the reference's relative pose, \
             under PlaneKit's, and under a direct registration of the pair (ICP from the \
             reference's pose to convergence), and how far the reference's and PlaneKit's \
-            relative poses are from the direct one. A reference that agrees with its depth \
-            scores about what the direct registration does.
+            relative poses are from the direct one, on average and at the pair where the \
+            reference is furthest from it (with --pair-gap 1, a glitch of the reference: a \
+            step its own depth does not show). A reference that agrees with its depth scores \
+            about what the direct registration does.
 
             Unless --no-open3d, the same frames (as depth PNGs) go to \
             scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
@@ -416,6 +418,16 @@ struct ReferenceCheck: Encodable {
     /// Mean over the pairs of the rotation (radians) and translation (m) between the reference's
     /// relative pose and the direct one, and between PlaneKit's and the direct one.
     let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
+    /// The pair whose reference relative pose is furthest from the direct registration's (by
+    /// its translation), where the reference is least to be trusted: its frames, and how far
+    /// the reference's and PlaneKit's relative poses are from the direct one there (radians, m).
+    let worstPair: WorstPair
+
+    /// One pair of ``worstPair``.
+    struct WorstPair: Encodable {
+        let from: Int, to: Int
+        let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
+    }
 
     /// The check over `walk`'s pairs (i, i + `gap`), every `gap` frames, with PlaneKit's poses
     /// `estimated` (one per frame of the walk, `nil` where a frame was left out).
@@ -423,6 +435,7 @@ struct ReferenceCheck: Encodable {
         var workspace = RenderWorkspace()
         var residuals: (reference: [Float], planeKit: [Float], direct: [Float]) = ([], [], [])
         var turns: (reference: Float, planeKit: Float) = (0, 0), shifts: (reference: Float, planeKit: Float) = (0, 0)
+        var worst: WorstPair?
         for i in stride(from: 0, to: walk.count - gap, by: gap) {
             guard let from = estimated[i], let to = estimated[i + gap] else { continue }
             let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
@@ -439,12 +452,21 @@ struct ReferenceCheck: Encodable {
             residuals.planeKit.append(underPlaneKit.median)
             residuals.direct.append(underDirect.median)
             let offReference = reference.inverse * direct, offPlaneKit = planeKit.inverse * direct
-            turns.reference += Quaternion(offReference.rotation).angle
-            shifts.reference += length(offReference.translation)
-            turns.planeKit += Quaternion(offPlaneKit.rotation).angle
-            shifts.planeKit += length(offPlaneKit.translation)
+            let pair = WorstPair(from: i, to: i + gap,
+                                 referenceTurn: Quaternion(offReference.rotation).angle,
+                                 referenceShift: length(offReference.translation),
+                                 planeKitTurn: Quaternion(offPlaneKit.rotation).angle,
+                                 planeKitShift: length(offPlaneKit.translation))
+            turns.reference += pair.referenceTurn
+            shifts.reference += pair.referenceShift
+            turns.planeKit += pair.planeKitTurn
+            shifts.planeKit += pair.planeKitShift
+            if pair.referenceShift > worst?.referenceShift ?? -1 { worst = pair }
         }
-        guard !residuals.direct.isEmpty else { throw ValidationError("--check-reference: no frame pair could be registered") }
+        guard !residuals.direct.isEmpty, let worst else {
+            throw ValidationError("--check-reference: no frame pair could be registered")
+        }
+        worstPair = worst
         func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         pairs = residuals.direct.count
         self.gap = gap
@@ -463,5 +485,9 @@ struct ReferenceCheck: Encodable {
         CFormat.string("  reference check, %d frame pairs %d apart: median point-to-plane residual %.2f mm under the reference's relative poses, %.2f mm under PlaneKit's, %.2f mm under direct registration; relative poses off the direct ones by %.2f° / %.2f cm (reference), %.2f° / %.2f cm (PlaneKit) on average",
                        pairs, gap, referenceResidual * 1000, planeKitResidual * 1000, directResidual * 1000,
                        referenceTurn * 180 / .pi, referenceShift * 100, planeKitTurn * 180 / .pi, planeKitShift * 100)
+            + CFormat.string("; furthest, frames %d to %d: %.2f° / %.2f cm (reference), %.2f° / %.2f cm (PlaneKit)",
+                             worstPair.from, worstPair.to, worstPair.referenceTurn * 180 / .pi,
+                             worstPair.referenceShift * 100, worstPair.planeKitTurn * 180 / .pi,
+                             worstPair.planeKitShift * 100)
     }
 }
