@@ -421,10 +421,11 @@ struct ReferenceCheck: Encodable {
     /// The pair whose reference relative pose is furthest from the direct registration's (by
     /// its translation), where the reference is least to be trusted: its frames, and how far
     /// the reference's and PlaneKit's relative poses are from the direct one there (radians, m).
-    let worstPair: WorstPair
+    let worstPair: PairOffsets
 
-    /// One pair of ``worstPair``.
-    struct WorstPair: Encodable {
+    /// How far one pair's relative poses, the reference's and PlaneKit's, are from the direct
+    /// registration of the pair (radians, m).
+    struct PairOffsets: Encodable {
         let from: Int, to: Int
         let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
     }
@@ -435,7 +436,7 @@ struct ReferenceCheck: Encodable {
         var workspace = RenderWorkspace()
         var residuals: (reference: [Float], planeKit: [Float], direct: [Float]) = ([], [], [])
         var turns: (reference: Float, planeKit: Float) = (0, 0), shifts: (reference: Float, planeKit: Float) = (0, 0)
-        var worst: WorstPair?
+        var worst: PairOffsets?
         for i in stride(from: 0, to: walk.count - gap, by: gap) {
             guard let from = estimated[i], let to = estimated[i + gap] else { continue }
             let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
@@ -452,11 +453,11 @@ struct ReferenceCheck: Encodable {
             residuals.planeKit.append(underPlaneKit.median)
             residuals.direct.append(underDirect.median)
             let offReference = reference.inverse * direct, offPlaneKit = planeKit.inverse * direct
-            let pair = WorstPair(from: i, to: i + gap,
-                                 referenceTurn: Quaternion(offReference.rotation).angle,
-                                 referenceShift: length(offReference.translation),
-                                 planeKitTurn: Quaternion(offPlaneKit.rotation).angle,
-                                 planeKitShift: length(offPlaneKit.translation))
+            let pair = PairOffsets(from: i, to: i + gap,
+                                   referenceTurn: Quaternion(offReference.rotation).angle,
+                                   referenceShift: length(offReference.translation),
+                                   planeKitTurn: Quaternion(offPlaneKit.rotation).angle,
+                                   planeKitShift: length(offPlaneKit.translation))
             turns.reference += pair.referenceTurn
             shifts.reference += pair.referenceShift
             turns.planeKit += pair.planeKitTurn
