@@ -51,11 +51,13 @@ import PlaneKitEvaluation
                expectCellSize: (Int) -> Bool) throws -> Grade {
         var grade = Grade()
         let detector = OrganizedPlaneDetector()
+        // The scanner comes on two grids under one name.
+        let name = sensor == .scannerPinhole ? "\(sensor.name) (pinhole)" : sensor.name
         for seed in seeds {
             let frame = SyntheticFrame(seed: seed, sensor: sensor)
             let result = try detector.detect(in: frame.cloud)
             let cell = result.sensorSettings?.cellSize ?? 0
-            #expect(expectCellSize(cell), "\(sensor.name) seed \(seed): \(cell)-px cells")
+            #expect(expectCellSize(cell), "\(name) seed \(seed): \(cell)-px cells")
             // At object scale the detector reports faces, connected patches of a plane, as range-image
             // benchmarks count regions; the generator labels whole planes (a table seen through a
             // gap in an object is one label), so its truth is split the same way first.
@@ -68,10 +70,10 @@ import PlaneKitEvaluation
             grade.matched += score.matches.count
             grade.errors += score.angularErrorsDegrees(detectedNormals: result.planes.map(\.normal),
                                                        trueNormals: trueNormals)
-            print("\(sensor.name) seed \(seed): \(score.matches.count) of \(score.trueLabels.count) true planes matched, "
+            print("\(name) seed \(seed): \(score.matches.count) of \(score.trueLabels.count) true planes matched, "
                   + "\(score.detectedLabels.count) detected, missed \(score.missedTrueLabels), false \(score.falseDetectedLabels)")
         }
-        print("\(sensor.name): recall \(grade.recall), precision \(grade.precision), median normal error "
+        print("\(name): recall \(grade.recall), precision \(grade.precision), median normal error "
               + "\(SegmentationScore.median(grade.errors) ?? .nan)° over \(seeds.count) frames (\(grade.graded) graded)")
         return grade
     }
