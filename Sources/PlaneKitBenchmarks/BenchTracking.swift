@@ -7,6 +7,7 @@ import PlaneKitStream
 import PlaneKitSynthesis
 import PlaneKitCameraTracking
 import PlaneKitCommandSupport
+import PlaneKitDetection
 import PlaneKitSyntheticWalks
 
 /// `planekit bench tracking`: camera tracking from depth alone (no poses) against the walks'
@@ -54,7 +55,9 @@ struct BenchTracking: ParsableCommand {
             relative poses are from the direct one, on average and at the pair where the \
             reference is furthest from it (with --pair-gap 1, a glitch of the reference: a \
             step its own depth does not show). A reference that agrees with its depth scores \
-            about what the direct registration does.
+            about what the direct registration does. When the walk gives gravity, it also \
+            measures the angle between the floor detected in frame i and the reference's up: \
+            a degree or two of the camera's distortion, and more where the reference turns.
 
             Unless --no-open3d, the same frames (as depth PNGs) go to \
             scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
@@ -99,7 +102,7 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Also track a recorded walk that gives gravity without it (depth alone), and report both.")
     var withoutGravity = false
 
-    @Flag(help: "Judge the reference poses against the depth: residuals of frame pairs under the reference's, PlaneKit's and a direct registration's relative poses.")
+    @Flag(help: "Judge the reference poses against the depth: residuals of frame pairs under the reference's, PlaneKit's and a direct registration's relative poses, and the floor's tilt from the reference's up.")
     var checkReference = false
 
     @Option(help: "Frames between the two frames of a --check-reference pair (and between pairs).")
@@ -422,12 +425,53 @@ struct ReferenceCheck: Encodable {
     /// its translation), where the reference is least to be trusted: its frames, and how far
     /// the reference's and PlaneKit's relative poses are from the direct one there (radians, m).
     let worstPair: PairOffsets
+    /// How far the floor seen in the pairs' first frames lies from the reference's up (the
+    /// walk's gravity, which a recorded walk derives from its reference poses); `nil` when the
+    /// walk gives no gravity or no such frame shows a floor.
+    let floorTilt: FloorTilt?
 
     /// How far one pair's relative poses, the reference's and PlaneKit's, are from the direct
     /// registration of the pair (radians, m).
     struct PairOffsets: Encodable {
         let from: Int, to: Int
         let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
+    }
+
+    /// The angle between the floor detected in a frame's depth (``CameraTracker/floorNormal(in:)``)
+    /// and the reference's up in that frame, over the frames that show a floor. A depth camera's
+    /// distortion tilts the floor it sees by a degree or two, depending on where in the image
+    /// and how far away the floor is; a tilt beyond that, or one that changes by degrees along a
+    /// walk that sees the floor alike, is the reference's.
+    struct FloorTilt: Encodable {
+        /// One frame's tilt (radians).
+        struct Frame: Encodable {
+            let frame: Int, angle: Float
+        }
+
+        /// Every frame that showed a floor, in order.
+        let frames: [Frame]
+        /// The smallest, median and largest tilt (radians), and the frame of the largest.
+        let smallest: Float, median: Float, largest: Float, largestFrame: Int
+
+        /// The figures over `frames`; `nil` when it is empty.
+        init?(_ frames: [Frame]) {
+            let sorted = frames.sorted { $0.angle < $1.angle }
+            guard let first = sorted.first, let last = sorted.last else { return nil }
+            self.frames = frames
+            smallest = first.angle
+            median = sorted[sorted.count / 2].angle
+            largest = last.angle
+            largestFrame = last.frame
+        }
+
+        /// The floor's tilt in `frame`, when it gives gravity and shows a floor.
+        static func tilt(in frame: TrackingWalk.Frame) throws -> Float? {
+            guard let gravity = frame.gravity else { return nil }
+            var cloud = frame.cloud
+            cloud.intrinsics = frame.intrinsics
+            guard let floor = CameraTracker.floorNormal(in: try OrganizedPlaneDetector().detect(in: cloud)) else { return nil }
+            return floor.angle(to: -gravity)
+        }
     }
 
     /// The check over `walk`'s pairs (i, i + `gap`), every `gap` frames, with PlaneKit's poses
@@ -437,9 +481,11 @@ struct ReferenceCheck: Encodable {
         var residuals: (reference: [Float], planeKit: [Float], direct: [Float]) = ([], [], [])
         var turns: (reference: Float, planeKit: Float) = (0, 0), shifts: (reference: Float, planeKit: Float) = (0, 0)
         var worst: PairOffsets?
+        var tilts: [FloorTilt.Frame] = []
         for i in stride(from: 0, to: walk.count - gap, by: gap) {
             guard let from = estimated[i], let to = estimated[i + gap] else { continue }
             let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
+            if let tilt = try FloorTilt.tilt(in: earlier) { tilts.append(FloorTilt.Frame(frame: i, angle: tilt)) }
             let agreement = DepthAgreement(earlier: earlier.cloud, later: later.cloud, intrinsics: walk.intrinsics)
             // Re-orthonormalised: the files' rotations are rigid only to a few decimals.
             let recorded = earlier.reference.inverse * later.reference
@@ -468,6 +514,7 @@ struct ReferenceCheck: Encodable {
             throw ValidationError("--check-reference: no frame pair could be registered")
         }
         worstPair = worst
+        floorTilt = FloorTilt(tilts)
         func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         pairs = residuals.direct.count
         self.gap = gap
@@ -490,5 +537,9 @@ struct ReferenceCheck: Encodable {
                              worstPair.from, worstPair.to, worstPair.referenceTurn * 180 / .pi,
                              worstPair.referenceShift * 100, worstPair.planeKitTurn * 180 / .pi,
                              worstPair.planeKitShift * 100)
+            + (floorTilt.map {
+                CFormat.string("; the floor, seen in %d of the pairs' first frames, lies %.2f° to %.2f° (median %.2f°) from the reference's up, the most in frame %d",
+                               $0.frames.count, $0.smallest * 180 / .pi, $0.largest * 180 / .pi, $0.median * 180 / .pi, $0.largestFrame)
+            } ?? "")
     }
 }

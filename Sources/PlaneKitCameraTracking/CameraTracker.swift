@@ -246,7 +246,7 @@ public struct CameraTracker: Sendable {
     /// The floor among a frame's detected planes (camera coordinates): the largest plane facing
     /// up within 40° of the camera's −Y, at least 30 cm below the camera, holding at least a
     /// twentieth of the frame's valid points. Its normal (towards the camera) is up.
-    static func floorNormal(in detection: PlaneDetectionResult) -> SIMD3<Float>? {
+    package static func floorNormal(in detection: PlaneDetectionResult) -> SIMD3<Float>? {
         let valid = detection.validPointCount
         let floor = detection.planes.filter { plane in
             let n = plane.normal.y < 0 ? plane.normal : -plane.normal
