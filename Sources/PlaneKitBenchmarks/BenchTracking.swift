@@ -464,12 +464,14 @@ struct ReferenceCheck: Encodable {
             largestFrame = last.frame
         }
 
-        /// The floor's tilt in `frame`, when it gives gravity and shows a floor.
-        static func tilt(in frame: TrackingWalk.Frame) throws -> Float? {
+        /// The floor's tilt in `frame`, when it gives gravity and shows a floor (a frame whose
+        /// planes cannot be detected shows none).
+        static func tilt(in frame: TrackingWalk.Frame) -> Float? {
             guard let gravity = frame.gravity else { return nil }
             var cloud = frame.cloud
             cloud.intrinsics = frame.intrinsics
-            guard let floor = CameraTracker.floorNormal(in: try OrganizedPlaneDetector().detect(in: cloud)) else { return nil }
+            guard let detection = try? OrganizedPlaneDetector().detect(in: cloud),
+                  let floor = CameraTracker.floorNormal(in: detection) else { return nil }
             return floor.angle(to: -gravity)
         }
     }
@@ -485,7 +487,7 @@ struct ReferenceCheck: Encodable {
         for i in stride(from: 0, to: walk.count - gap, by: gap) {
             guard let from = estimated[i], let to = estimated[i + gap] else { continue }
             let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
-            if let tilt = try FloorTilt.tilt(in: earlier) { tilts.append(FloorTilt.Frame(frame: i, angle: tilt)) }
+            if let tilt = FloorTilt.tilt(in: earlier) { tilts.append(FloorTilt.Frame(frame: i, angle: tilt)) }
             let agreement = DepthAgreement(earlier: earlier.cloud, later: later.cloud, intrinsics: walk.intrinsics)
             // Re-orthonormalised: the files' rotations are rigid only to a few decimals.
             let recorded = earlier.reference.inverse * later.reference
