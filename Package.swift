@@ -103,7 +103,7 @@ let package = Package(
             ]),
         // The camera's pose from depth alone (point-to-plane ICP against keyframes), with gravity
         // and the accelerometer when given, and the trajectory error against a reference.
-        .target(name: "PlaneKitCameraTracking", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitDetection"]),
+        .target(name: "PlaneKitCameraTracking", dependencies: ["PlaneKitGeometry", "PlaneKitInput", "PlaneKitPlanes", "PlaneKitDetection"]),
         // World maps (saving, loading, their file format) and relocalization into them.
         .target(
             name: "PlaneKitMaps",

@@ -56,8 +56,11 @@ struct BenchTracking: ParsableCommand {
             reference is furthest from it (with --pair-gap 1, a glitch of the reference: a \
             step its own depth does not show). A reference that agrees with its depth scores \
             about what the direct registration does. When the walk gives gravity, it also \
-            measures the angle between the floor detected in frame i and the reference's up: \
-            a degree or two of the camera's distortion, and more where the reference turns.
+            measures the angle between the floor detected in frame i and the reference's up \
+            (a degree or two of the camera's distortion, and more where the reference turns), \
+            and the floor's height where the reference's pose of frame i puts it: a flat floor \
+            has one height, so its spread is the reference's error along up (a table or \
+            counter seen instead, over 15 cm above the lowest floor, is left out of it).
 
             Unless --no-open3d, the same frames (as depth PNGs) go to \
             scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
@@ -102,7 +105,7 @@ struct BenchTracking: ParsableCommand {
     @Flag(help: "Also track a recorded walk that gives gravity without it (depth alone), and report both.")
     var withoutGravity = false
 
-    @Flag(help: "Judge the reference poses against the depth: residuals of frame pairs under the reference's, PlaneKit's and a direct registration's relative poses, and the floor's tilt from the reference's up.")
+    @Flag(help: "Judge the reference poses against the depth: residuals of frame pairs under the reference's, PlaneKit's and a direct registration's relative poses, and the floor's tilt from the reference's up and its height under the reference's poses.")
     var checkReference = false
 
     @Option(help: "Frames between the two frames of a --check-reference pair (and between pairs).")
@@ -160,8 +163,10 @@ struct BenchTracking: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            if !noOpen3d { try compareWithOpen3D(walk, report: &report) }
-            if checkReference { report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, gap: pairGap) }
+            let open3dPoses = noOpen3d ? nil : try compareWithOpen3D(walk, report: &report)
+            if checkReference {
+                report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, open3d: open3dPoses, gap: pairGap)
+            }
             reports.append(report)
             if !json { print(report.line) }
         }
@@ -248,7 +253,8 @@ struct BenchTracking: ParsableCommand {
         return text
     }
 
-    private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws {
+    /// Tracks `walk` with Open3D, puts its figures in `report` and returns its poses.
+    private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws -> [Transform] {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ValidationError("no Python at \(python) (run scripts/bench-tracking.sh, or pass --python)")
         }
@@ -278,6 +284,7 @@ struct BenchTracking: ParsableCommand {
         report.open3dRigidFitRMSE = error?.rigidFitRMSE
         report.open3dRelativeError = RelativePoseError(estimated: poses, reference: walk.referencePoses(), timestamps: walk.recordedTimes)
             .map(RelativeErrorFigures.init)
+        return poses
     }
 }
 
@@ -425,10 +432,10 @@ struct ReferenceCheck: Encodable {
     /// its translation), where the reference is least to be trusted: its frames, and how far
     /// the reference's and PlaneKit's relative poses are from the direct one there (radians, m).
     let worstPair: PairOffsets
-    /// How far the floor seen in the pairs' first frames lies from the reference's up (the
-    /// walk's gravity, which a recorded walk derives from its reference poses); `nil` when the
-    /// walk gives no gravity or no such frame shows a floor.
-    let floorTilt: FloorTilt?
+    /// Where the reference's poses put the floor seen in the pairs' first frames: its tilt from
+    /// the reference's up and its height; `nil` when the walk gives no gravity (a recorded walk
+    /// derives it from its reference poses) or no such frame shows a floor.
+    let floor: FloorCheck?
 
     /// How far one pair's relative poses, the reference's and PlaneKit's, are from the direct
     /// registration of the pair (radians, m).
@@ -437,57 +444,112 @@ struct ReferenceCheck: Encodable {
         let referenceTurn: Float, referenceShift: Float, planeKitTurn: Float, planeKitShift: Float
     }
 
-    /// The angle between the floor detected in a frame's depth (``CameraTracker/floorNormal(in:)``)
-    /// and the reference's up in that frame, over the frames that show a floor. A depth camera's
-    /// distortion tilts the floor it sees by a degree or two, depending on where in the image
-    /// and how far away the floor is; a tilt beyond that, or one that changes by degrees along a
-    /// walk that sees the floor alike, is the reference's.
-    struct FloorTilt: Encodable {
-        /// One frame's tilt (radians).
+    /// The floor detected in a frame's depth (``CameraTracker/floor(in:)``) under the
+    /// reference's pose of the frame, over the frames that show a floor. A floor is flat and
+    /// level, so a perfect reference would put it at one tilt and one height in every frame. A
+    /// depth camera's distortion tilts the floor it sees by a degree or two and moves it by a
+    /// centimetre or so, depending on where in the image and how far away it is seen; a tilt or
+    /// height that changes by more than that along a walk is the reference's. The floor's height
+    /// under the trackers' poses (each put on the reference at the first frame) is measured
+    /// alike: Open3D's knows nothing of floors or gravity, while PlaneKit's puts its keyframes
+    /// level on the floor they see.
+    struct FloorCheck: Encodable {
+        /// One frame's floor (or the table or counter it sees instead): the angle between its
+        /// normal and the reference's up (radians), and the height of its centroid along that up
+        /// in the reference's world (m) under the reference's pose, PlaneKit's and Open3D's.
         struct Frame: Encodable {
-            let frame: Int, angle: Float
+            let frame: Int, tilt: Float, height: Float, planeKitHeight: Float?, open3dHeight: Float?
         }
+
+        /// The smallest, median and largest of a figure over the frames, and the frames of the
+        /// smallest and the largest.
+        struct Spread: Encodable {
+            let smallest: Float, median: Float, largest: Float, smallestFrame: Int, largestFrame: Int
+            /// `largest − smallest`.
+            var range: Float { largest - smallest }
+
+            /// The spread of `value` over the `frames` that have one; `nil` when none has.
+            init?(_ frames: [Frame], _ value: (Frame) -> Float?) {
+                let sorted = frames.compactMap { frame in value(frame).map { (frame: frame.frame, value: $0) } }
+                    .sorted { $0.value < $1.value }
+                guard let first = sorted.first, let last = sorted.last else { return nil }
+                smallest = first.value
+                median = sorted[sorted.count / 2].value
+                largest = last.value
+                smallestFrame = first.frame
+                largestFrame = last.frame
+            }
+        }
+
+        /// A floor more than this (m) above the lowest one seen under the reference's poses is
+        /// another surface facing up (a table, a counter), left out of the heights.
+        static let sameFloorTolerance: Float = 0.15
 
         /// Every frame that showed a floor, in order.
         let frames: [Frame]
-        /// The smallest, median and largest tilt (radians), and the frame of the largest.
-        let smallest: Float, median: Float, largest: Float, largestFrame: Int
+        /// The tilt over `frames`.
+        let tilt: Spread
+        /// The height under the reference's poses over the frames whose floor is the lowest
+        /// seen (within ``sameFloorTolerance`` of it): the floor itself.
+        let height: Spread
+        /// The height under PlaneKit's and Open3D's poses over the same frames.
+        let planeKitHeight: Spread?, open3dHeight: Spread?
+        /// How many frames the heights are over.
+        let heightFrames: Int
 
         /// The figures over `frames`; `nil` when it is empty.
         init?(_ frames: [Frame]) {
-            let sorted = frames.sorted { $0.angle < $1.angle }
-            guard let first = sorted.first, let last = sorted.last else { return nil }
+            guard let lowest = frames.map(\.height).min(), let tilt = Spread(frames, \.tilt) else { return nil }
+            let sameFloor = frames.filter { $0.height - lowest <= Self.sameFloorTolerance }
+            guard let height = Spread(sameFloor, \.height) else { return nil }
             self.frames = frames
-            smallest = first.angle
-            median = sorted[sorted.count / 2].angle
-            largest = last.angle
-            largestFrame = last.frame
+            self.tilt = tilt
+            self.height = height
+            planeKitHeight = Spread(sameFloor, \.planeKitHeight)
+            open3dHeight = Spread(sameFloor, \.open3dHeight)
+            heightFrames = sameFloor.count
         }
 
-        /// The floor's tilt in `frame`, when it gives gravity and shows a floor (a frame whose
-        /// planes cannot be detected shows none).
-        static func tilt(in frame: TrackingWalk.Frame) -> Float? {
+        /// The floor of `frame` (number `index`), when the frame gives gravity and shows a floor
+        /// (a frame whose planes cannot be detected shows none), under its reference pose and
+        /// under PlaneKit's and Open3D's poses of it in the reference's world.
+        static func floor(in frame: TrackingWalk.Frame, index: Int, planeKit: Transform?, open3d: Transform?) -> Frame? {
             guard let gravity = frame.gravity else { return nil }
             var cloud = frame.cloud
             cloud.intrinsics = frame.intrinsics
             guard let detection = try? OrganizedPlaneDetector().detect(in: cloud),
-                  let floor = CameraTracker.floorNormal(in: detection) else { return nil }
-            return floor.angle(to: -gravity)
+                  let floor = CameraTracker.floor(in: detection),
+                  let worldUp = frame.reference.apply(toDirection: -gravity).normalized else { return nil }
+            let up = floor.normal.y < 0 ? floor.normal : -floor.normal
+            func height(under pose: Transform) -> Float { dot(pose.apply(toPoint: floor.centroid), worldUp) }
+            return Frame(frame: index, tilt: up.angle(to: -gravity), height: height(under: frame.reference),
+                         planeKitHeight: planeKit.map(height(under:)), open3dHeight: open3d.map(height(under:)))
         }
     }
 
     /// The check over `walk`'s pairs (i, i + `gap`), every `gap` frames, with PlaneKit's poses
-    /// `estimated` (one per frame of the walk, `nil` where a frame was left out).
-    init(walk: TrackingWalk, estimated: [Transform?], gap: Int) throws {
+    /// `estimated` (one per frame of the walk, `nil` where a frame was left out) and Open3D's
+    /// (one per frame), when it ran.
+    init(walk: TrackingWalk, estimated: [Transform?], open3d: [Transform]?, gap: Int) throws {
+        // The trackers' poses in the reference's world, put on it at their first frame.
+        let references = walk.referencePoses()
+        func onReference(_ poses: [Transform?]) -> [Transform?] {
+            guard let first = poses.indices.first(where: { poses[$0] != nil }), let start = poses[first] else { return poses }
+            let alignment = references[first] * start.inverse
+            return poses.map { $0.map { alignment * $0 } }
+        }
+        let planeKitPoses = onReference(estimated), open3dPoses = open3d.map { onReference($0) }
         var workspace = RenderWorkspace()
         var residuals: (reference: [Float], planeKit: [Float], direct: [Float]) = ([], [], [])
         var turns: (reference: Float, planeKit: Float) = (0, 0), shifts: (reference: Float, planeKit: Float) = (0, 0)
         var worst: PairOffsets?
-        var tilts: [FloorTilt.Frame] = []
+        var floors: [FloorCheck.Frame] = []
         for i in stride(from: 0, to: walk.count - gap, by: gap) {
             guard let from = estimated[i], let to = estimated[i + gap] else { continue }
             let earlier = try walk.frame(i, workspace: &workspace), later = try walk.frame(i + gap, workspace: &workspace)
-            if let tilt = FloorTilt.tilt(in: earlier) { tilts.append(FloorTilt.Frame(frame: i, angle: tilt)) }
+            if let floor = FloorCheck.floor(in: earlier, index: i, planeKit: planeKitPoses[i], open3d: open3dPoses?[i]) {
+                floors.append(floor)
+            }
             let agreement = DepthAgreement(earlier: earlier.cloud, later: later.cloud, intrinsics: walk.intrinsics)
             // Re-orthonormalised: the files' rotations are rigid only to a few decimals.
             let recorded = earlier.reference.inverse * later.reference
@@ -516,7 +578,7 @@ struct ReferenceCheck: Encodable {
             throw ValidationError("--check-reference: no frame pair could be registered")
         }
         worstPair = worst
-        floorTilt = FloorTilt(tilts)
+        floor = FloorCheck(floors)
         func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         pairs = residuals.direct.count
         self.gap = gap
@@ -539,9 +601,14 @@ struct ReferenceCheck: Encodable {
                              worstPair.from, worstPair.to, worstPair.referenceTurn * 180 / .pi,
                              worstPair.referenceShift * 100, worstPair.planeKitTurn * 180 / .pi,
                              worstPair.planeKitShift * 100)
-            + (floorTilt.map {
+            + (floor.map {
                 CFormat.string("; the floor, seen in %d of the pairs' first frames, lies %.2f° to %.2f° (median %.2f°) from the reference's up, the most in frame %d",
-                               $0.frames.count, $0.smallest * 180 / .pi, $0.largest * 180 / .pi, $0.median * 180 / .pi, $0.largestFrame)
+                               $0.frames.count, $0.tilt.smallest * 180 / .pi, $0.tilt.largest * 180 / .pi,
+                               $0.tilt.median * 180 / .pi, $0.tilt.largestFrame)
+                    + CFormat.string(", and the reference's poses put it %.2f cm higher in frame %d than in frame %d (over %d frames",
+                                     $0.height.range * 100, $0.height.largestFrame, $0.height.smallestFrame, $0.heightFrames)
+                    + ($0.planeKitHeight.map { CFormat.string("; %.2f cm under PlaneKit's poses", $0.range * 100) } ?? "")
+                    + ($0.open3dHeight.map { CFormat.string(", %.2f cm under Open3D's", $0.range * 100) } ?? "") + ")"
             } ?? "")
     }
 }

@@ -6,6 +6,7 @@ import Darwin
 import PlaneKitDetection
 import PlaneKitGeometry
 import PlaneKitInput
+import PlaneKitPlanes
 
 /// Estimates the camera's pose from depth alone, frame after frame (frame to model): each frame
 /// is registered by point-to-plane ICP (`DepthRegistration`) against a keyframe of what was
@@ -245,14 +246,19 @@ public struct CameraTracker: Sendable {
 
     /// The floor among a frame's detected planes (camera coordinates): the largest plane facing
     /// up within 40° of the camera's −Y, at least 30 cm below the camera, holding at least a
-    /// twentieth of the frame's valid points. Its normal (towards the camera) is up.
-    package static func floorNormal(in detection: PlaneDetectionResult) -> SIMD3<Float>? {
+    /// twentieth of the frame's valid points.
+    package static func floor(in detection: PlaneDetectionResult) -> DetectedPlane? {
         let valid = detection.validPointCount
-        let floor = detection.planes.filter { plane in
+        return detection.planes.filter { plane in
             let n = plane.normal.y < 0 ? plane.normal : -plane.normal
             return n.y < -0.766 && abs(plane.offset) >= 0.3 && plane.centroid.y > 0 && plane.pointCount * 20 >= valid
         }.max { $0.pointCount < $1.pointCount }
-        guard let floor else { return nil }
+    }
+
+    /// The up of the floor among a frame's detected planes (``floor(in:)``): its normal towards
+    /// the camera.
+    package static func floorNormal(in detection: PlaneDetectionResult) -> SIMD3<Float>? {
+        guard let floor = floor(in: detection) else { return nil }
         return floor.normal.y < 0 ? floor.normal : -floor.normal
     }
 
