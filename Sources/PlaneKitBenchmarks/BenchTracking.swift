@@ -60,13 +60,17 @@ struct BenchTracking: ParsableCommand {
             (a degree or two of the camera's distortion, and more where the reference turns), \
             and the floor's height where the reference's pose of frame i puts it: a flat floor \
             has one height, so its spread is the reference's error along up (a table or \
-            counter seen instead, over 15 cm above the lowest floor, is left out of it).
+            counter seen instead, over 15 cm above the lowest floor, is left out of it), and \
+            under PlaneKit's poses alike.
 
             Unless --no-open3d, the same frames (as depth PNGs) go to \
             scripts/bench_open3d_tracking.py: Open3D's point-to-plane ICP frame to frame on \
             2 cm voxels, or with --open3d-tracking frame-to-model its dense SLAM pipeline (a \
             TSDF, each frame registered against the surface ray-cast from it, as \
-            KinectFusion), timed the same way; its RMSEs are computed here alike. \
+            KinectFusion), timed the same way; its RMSEs are computed here alike, and so is \
+            how far PlaneKit's track is from Open3D's (two trackers' disagreement, to set \
+            beside each one's from a reference that is a tracker's estimate too); with \
+            --check-reference, the floor's height is measured under Open3D's poses as well. \
             scripts/bench-tracking.sh sets up the Python side (--python names another).
 
               swift build -c release && .build/release/planekit bench tracking --no-open3d
@@ -163,7 +167,7 @@ struct BenchTracking: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            let open3dPoses = noOpen3d ? nil : try compareWithOpen3D(walk, report: &report)
+            let open3dPoses = noOpen3d ? nil : try compareWithOpen3D(walk, planeKit: poses, report: &report)
             if checkReference {
                 report.referenceCheck = try ReferenceCheck(walk: walk, estimated: poses, open3d: open3dPoses, gap: pairGap)
             }
@@ -253,8 +257,10 @@ struct BenchTracking: ParsableCommand {
         return text
     }
 
-    /// Tracks `walk` with Open3D, puts its figures in `report` and returns its poses.
-    private func compareWithOpen3D(_ walk: TrackingWalk, report: inout TrackingBenchReport) throws -> [Transform] {
+    /// Tracks `walk` with Open3D, puts its figures in `report` (with how far PlaneKit's poses
+    /// `planeKit`, `nil` for a frame left out, are from Open3D's) and returns its poses.
+    private func compareWithOpen3D(_ walk: TrackingWalk, planeKit: [Transform?], report: inout TrackingBenchReport) throws
+        -> [Transform] {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ValidationError("no Python at \(python) (run scripts/bench-tracking.sh, or pass --python)")
         }
@@ -284,6 +290,10 @@ struct BenchTracking: ParsableCommand {
         report.open3dRigidFitRMSE = error?.rigidFitRMSE
         report.open3dRelativeError = RelativePoseError(estimated: poses, reference: walk.referencePoses(), timestamps: walk.recordedTimes)
             .map(RelativeErrorFigures.init)
+        let both = zip(planeKit, poses).compactMap { ours, theirs in ours.map { ($0, theirs) } }
+        let apart = TrajectoryError(estimated: both.map(\.0), reference: both.map(\.1))
+        report.planeKitToOpen3DRMSE = apart?.rmse
+        report.planeKitToOpen3DRigidFitRMSE = apart?.rigidFitRMSE
         return poses
     }
 }
@@ -361,6 +371,10 @@ struct TrackingBenchReport: Encodable {
     var open3dMaximumError: Float?
     var open3dRigidFitRMSE: Float?
     var open3dRelativeError: RelativeErrorFigures?
+    /// How far PlaneKit's track is from Open3D's (m), after aligning the first frame and after
+    /// the best rigid fit: two trackers' disagreement, to set beside each one's from the
+    /// reference (which is a tracker's estimate too).
+    var planeKitToOpen3DRMSE: Float?, planeKitToOpen3DRigidFitRMSE: Float?
     var referenceCheck: ReferenceCheck?
 
     /// One line of the table.
@@ -374,6 +388,10 @@ struct TrackingBenchReport: Encodable {
                 + CFormat.string("%.1f ms/frame, RMSE %.2f cm (max %.2f cm), %.2f cm after the best rigid fit, ", open3dMedianMilliseconds,
                                  open3dRMSE * 100, open3dMaximumError * 100, (open3dRigidFitRMSE ?? .nan) * 100)
                 + RelativeErrorFigures.text(open3dRelativeError)
+            if let planeKitToOpen3DRMSE, let planeKitToOpen3DRigidFitRMSE {
+                text += CFormat.string("; PlaneKit's track %.2f cm from Open3D's (%.2f cm after the best rigid fit)",
+                                       planeKitToOpen3DRMSE * 100, planeKitToOpen3DRigidFitRMSE * 100)
+            }
         }
         if let referenceCheck { text += "\n" + referenceCheck.line }
         return text
