@@ -276,15 +276,15 @@ struct CellGrid {
                                  limit: Float) -> Bool {
         var previous: Float = 0, havePrevious = false
         var largest: Float = 0, total: Float = 0, steps = 0
-        var index = start
+        var point = points.baseAddress! + start
         for _ in 0..<count {
-            let p = points[index]
-            index += stride
+            let p = point.pointee
+            point += stride
             guard isValid(p) else { continue }
             if havePrevious {
                 let step = abs(p.z - previous)
                 total += step
-                steps += 1
+                steps &+= 1
                 largest = max(largest, step)
             }
             previous = p.z

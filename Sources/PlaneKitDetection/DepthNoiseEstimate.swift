@@ -142,15 +142,10 @@ extension DepthNoiseEstimate {
             while x0 + side <= width {
                 defer { x0 += step }
                 // Holes are skipped; a block needs nine in ten of its points measured.
-                var sums = ShiftedSums(reference: points[(y0 + side / 2) * width + x0 + side / 2])
-                guard CellGrid.isValid(sums.reference) else { continue }
-                for v in stride(from: y0, to: y0 + side, by: pixelStep) {
-                    for u in stride(from: x0, to: x0 + side, by: pixelStep) {
-                        let p = points[v * width + u]
-                        guard CellGrid.isValid(p) else { continue }
-                        sums.add(p)
-                    }
-                }
+                let reference = points[(y0 + side / 2) * width + x0 + side / 2]
+                guard CellGrid.isValid(reference) else { continue }
+                let sums = blockSums(points: points, width: width, x0: x0, y0: y0, side: side, pixelStep: pixelStep,
+                                     reference: reference)
                 guard 10 * Int(sums.count) >= 9 * samples * samples else { continue }
                 guard let fit = FastPlaneFit(sums.moments) else { continue }
                 let centroid = SIMD3<Float>(fit.centroid)
@@ -194,6 +189,40 @@ extension DepthNoiseEstimate {
                              medianDepth: medianDepth)
         return DepthNoiseEstimate(noise: model, medianDepth: medianDepth, pointSpacing: spacing,
                                   blockCount: blocks.count, isCamera: rays)
+    }
+
+    /// The sums of the valid points of a block (every `pixelStep`-th pixel of `side` rows and
+    /// columns from `x0`, `y0`) relative to `reference`, four samples of a row at a time
+    /// (``PointQuad``, ``LaneSums``); a row's last one to three samples fill the first lanes of a
+    /// quad, the rest masked off.
+    static func blockSums(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, x0: Int, y0: Int, side: Int,
+                          pixelStep: Int, reference: SIMD3<Float>) -> ShiftedSums {
+        let stride = MemoryLayout<SIMD3<Float>>.stride, step = pixelStep &* stride
+        let samples = (side + pixelStep - 1) / pixelStep
+        var lanes = LaneSums()
+        @inline(__always) func quad(at pointer: UnsafeRawPointer, lanes count: Int) -> (PointQuad, SIMD4<Int32>) {
+            @inline(__always) func load(_ lane: Int) -> SIMD4<Float> {
+                lane < count ? pointer.load(fromByteOffset: lane &* step, as: SIMD4<Float>.self) : .zero
+            }
+            let p0 = load(0), p1 = load(1), p2 = load(2), p3 = load(3)
+            let quad = PointQuad(x: SIMD4(p0.x, p1.x, p2.x, p3.x), y: SIMD4(p0.y, p1.y, p2.y, p3.y),
+                                 z: SIMD4(p0.z, p1.z, p2.z, p3.z))
+            // ``CellGrid/isValid(_:)`` lane by lane (an unread lane's zero depth fails it).
+            let finite = (quad.x * 0 + quad.y * 0 + quad.z * 0) .== SIMD4<Float>.zero
+            return (quad, unsafeBitCast((quad.z .> .zero) .& finite, to: SIMD4<Int32>.self))
+        }
+        let base = UnsafeRawPointer(points.baseAddress!)
+        for v in Swift.stride(from: y0, to: y0 + side, by: pixelStep) {
+            var pointer = base + (v &* width &+ x0) &* stride
+            var left = samples
+            while left > 0 {
+                let (points, bits) = quad(at: pointer, lanes: min(4, left))
+                lanes.add(points, minus: reference, where: bits)
+                pointer += 4 &* step
+                left &-= 4
+            }
+        }
+        return lanes.shifted(reference: reference)
     }
 
     /// σ(z) = c + q·z² through the bins by weighted least squares when depth explains the noise,

@@ -47,32 +47,38 @@ enum DepthSpikes {
             // Clears row v's spikes, judged pixels 2..<width − 2, four at a time; the last group
             // overlaps the one before it rather than running past them.
             func apply(row v: Int) {
-                let slot = (v % 3) * width
+                let verdicts = kept + 4 &* ((v % 3) &* width)
+                let weight = w + 4 &* (v &* width), depths = d + 4 &* (v &* width)
                 var u = 2
-                while u < width - 2 {
-                    let at = min(u, width - 6)
-                    let keep = load(kept, slot + at)
-                    let i = v * width + at
-                    w.storeBytes(of: load(w, i) * keep, toByteOffset: i &* 4, as: SIMD4<Float>.self)
-                    d.storeBytes(of: load(d, i) * keep, toByteOffset: i &* 4, as: SIMD4<Float>.self)
-                    u = at + 4
+                while u < width &- 2 {
+                    let at = min(u, width &- 6)
+                    let keep = load(verdicts, at)
+                    weight.storeBytes(of: load(weight, at) * keep, toByteOffset: 4 &* at, as: SIMD4<Float>.self)
+                    depths.storeBytes(of: load(depths, at) * keep, toByteOffset: 4 &* at, as: SIMD4<Float>.self)
+                    u = at &+ 4
                 }
             }
             for v in 2..<(height - 2) {
-                let slot = (v % 3) * width
+                let verdicts = kept + 4 &* ((v % 3) &* width)
+                // The row and the rows two above and below, as byte addresses.
+                let weight = w + 4 &* (v &* width), depths = d + 4 &* (v &* width)
+                let weightAbove = weight - 4 &* up, weightBelow = weight + 4 &* up
+                let depthAbove = depths - 4 &* up, depthBelow = depths + 4 &* up
                 var u = 2
-                while u < width - 2 {
-                    let at = min(u, width - 6), i = v * width + at
+                while u < width &- 2 {
+                    let at = min(u, width &- 6)
                     // 1 where the reading and all four it is compared with are readings.
-                    let judged = load(w, i) * load(w, i - 2) * load(w, i + 2) * load(w, i - up) * load(w, i + up)
-                    let left = load(d, i - 2), right = load(d, i + 2), above = load(d, i - up), below = load(d, i + up)
+                    let judged = load(weight, at) * load(weight, at &- 2) * load(weight, at &+ 2)
+                        * load(weightAbove, at) * load(weightBelow, at)
+                    let left = load(depths, at &- 2), right = load(depths, at &+ 2)
+                    let above = load(depthAbove, at), below = load(depthBelow, at)
                     let lowest = lower(lower(left, right), lower(above, below))
                     let highest = higher(higher(left, right), higher(above, below))
-                    let depth = load(d, i)
+                    let depth = load(depths, at)
                     let outside = (depth .> highest + limit) .| (depth .< lowest - limit)
-                    kept.storeBytes(of: SIMD4<Float>(repeating: 1).replacing(with: 1 - judged, where: outside),
-                                    toByteOffset: (slot + at) &* 4, as: SIMD4<Float>.self)
-                    u = at + 4
+                    verdicts.storeBytes(of: SIMD4<Float>(repeating: 1).replacing(with: 1 - judged, where: outside),
+                                        toByteOffset: 4 &* at, as: SIMD4<Float>.self)
+                    u = at &+ 4
                 }
                 if v >= 4 { apply(row: v - 2) }
             }

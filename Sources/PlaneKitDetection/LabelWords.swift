@@ -1,8 +1,9 @@
 /// Four neighbouring pixels of a 16-bit label image read as one 64-bit word.
 ///
-/// The scans over a label image (``PixelGrowth``'s first ring, ``ConnectedPatches``' runs) look
-/// for the few pixels where a label changes. Most of a frame is holes or the inside of a face,
-/// and a word lets those stretches be passed over four pixels at a time.
+/// The scans over a label image (``ConnectedPatches``' runs, ``LeftoverFaces``' search for
+/// unlabelled pixels) look for the few pixels where a label changes or is missing. Most of a
+/// frame is holes or the inside of a face, and a word lets those stretches be passed over four
+/// pixels at a time.
 enum LabelWords {
     /// The labels of pixels `index ..< index + 4` (which must all be in the image).
     @inline(__always) static func load(_ labels: UnsafeRawPointer, at index: Int) -> UInt64 {

@@ -19,31 +19,37 @@ enum PixelGrowth {
     static func grow(labels: UnsafeMutableBufferPointer<UInt16>, points: UnsafeBufferPointer<SIMD3<Float>>,
                      width: Int, height: Int, planes: [SIMD4<Float>], a: Float, b: Float, z0: Float) {
         var ring: [Int32] = []
-        // The first ring: labelled pixels with an unlabelled 4-neighbour.
+        // The first ring: labelled pixels with an unlabelled 4-neighbour, in scan order.
         let base = UnsafeRawPointer(labels.baseAddress!)
+        @inline(__always) func isOnRing(_ u: Int, _ v: Int) -> Bool {
+            let i = v &* width &+ u
+            guard labels[i] != 0 else { return false }
+            return (u > 0 && labels[i - 1] == 0) || (u + 1 < width && labels[i + 1] == 0)
+                || (v > 0 && labels[i - width] == 0) || (v + 1 < height && labels[i + width] == 0)
+        }
+        @inline(__always) func load(_ i: Int) -> SIMD8<UInt16> {
+            base.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD8<UInt16>.self)
+        }
         for v in 0..<height {
-            var u = -1
-            while true {
-                u += 1
-                guard u < width else { break }
-                let i = v * width + u
-                // Four pixels at once (``LabelWords``): passed over when none is labelled, or all
-                // are and so are their four neighbours.
-                if u >= 1, u + 4 < width, v >= 1, v + 1 < height {
-                    let here = LabelWords.load(base, at: i)
-                    if here == 0 || !(LabelWords.hasZeroLane(here) || LabelWords.hasZeroLane(LabelWords.load(base, at: i - 1))
-                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i + 1))
-                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i - width))
-                                      || LabelWords.hasZeroLane(LabelWords.load(base, at: i + width))) {
-                        u += 3
-                        continue
+            var u = 0
+            if v >= 1 && v + 1 < height {
+                if isOnRing(0, v) { ring.append(Int32(v &* width)) }
+                u = 1
+                // Inside the frame, eight pixels at once: each of their four neighbours is in it.
+                while u &+ 8 < width {
+                    let i = v &* width &+ u
+                    let none = SIMD8<UInt16>.zero
+                    let onRing = (load(i) .!= none) .& ((load(i &- 1) .== none) .| (load(i &+ 1) .== none)
+                                                        .| (load(i &- width) .== none) .| (load(i &+ width) .== none))
+                    if any(onRing) {
+                        for lane in 0..<8 where onRing[lane] { ring.append(Int32(i &+ lane)) }
                     }
+                    u &+= 8
                 }
-                guard labels[i] != 0 else { continue }
-                if (u > 0 && labels[i - 1] == 0) || (u + 1 < width && labels[i + 1] == 0)
-                    || (v > 0 && labels[i - width] == 0) || (v + 1 < height && labels[i + width] == 0) {
-                    ring.append(Int32(i))
-                }
+            }
+            while u < width {
+                if isOnRing(u, v) { ring.append(Int32(v &* width &+ u)) }
+                u &+= 1
             }
         }
         var next: [Int32] = []

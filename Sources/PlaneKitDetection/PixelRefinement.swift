@@ -58,21 +58,22 @@ struct PixelRefinement {
             row.deallocate()
         }
         let labels = out.baseAddress!
-        do {
-            for cy in 0..<grid.rows {
-                for cx in 0..<grid.columns {
-                    let i = grid.index(cx, cy)
+        growing.cellRegion.withUnsafeBufferPointer { cellRegion in
+            let columns = grid.columns, rows = grid.rows
+            for cy in 0..<rows {
+                for cx in 0..<columns {
+                    let i = cy &* columns &+ cx
                     let cell = grid.cells[i]
-                    let own = Int(growing.cellRegion[i])
+                    let own = Int(cellRegion[i])
                     // Regions of this cell and its 8 neighbours, without repeats.
                     var candidates = InlineArray<9, Int32>(repeating: -1)
                     var candidateCount = 0
                     var interior = own >= 0 && own < regionCount
                     for dy in -1...1 {
                         for dx in -1...1 {
-                            let nx = cx + dx, ny = cy + dy
-                            guard nx >= 0, ny >= 0, nx < grid.columns, ny < grid.rows else { continue }
-                            let r = growing.cellRegion[grid.index(nx, ny)]
+                            let nx = cx &+ dx, ny = cy &+ dy
+                            guard nx >= 0, ny >= 0, nx < columns, ny < rows else { continue }
+                            let r = cellRegion[ny &* columns &+ nx]
                             if (dx == 0) != (dy == 0), r != own { interior = false }
                             guard r >= 0, Int(r) < regionCount else { continue }
                             var seen = false
