@@ -192,37 +192,38 @@ extension DepthNoiseEstimate {
     }
 
     /// The sums of the valid points of a block (every `pixelStep`-th pixel of `side` rows and
-    /// columns from `x0`, `y0`) relative to `reference`, four samples of a row at a time
-    /// (``PointQuad``, ``LaneSums``); a row's last one to three samples fill the first lanes of a
-    /// quad, the rest masked off.
+    /// columns from `x0`, `y0`) relative to `reference`: what ``ShiftedSums/add(_:)`` point by
+    /// point gives, bit for bit (the same additions in the same order), with the nine sums kept
+    /// apart in scalars rather than shuffled in and out of vectors.
     static func blockSums(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, x0: Int, y0: Int, side: Int,
-                          pixelStep: Int, reference: SIMD3<Float>) -> ShiftedSums {
-        let stride = MemoryLayout<SIMD3<Float>>.stride, step = pixelStep &* stride
-        let samples = (side + pixelStep - 1) / pixelStep
-        var lanes = LaneSums()
-        @inline(__always) func quad(at pointer: UnsafeRawPointer, lanes count: Int) -> (PointQuad, SIMD4<Int32>) {
-            @inline(__always) func load(_ lane: Int) -> SIMD4<Float> {
-                lane < count ? pointer.load(fromByteOffset: lane &* step, as: SIMD4<Float>.self) : .zero
+                          pixelStep: Int, reference r: SIMD3<Float>) -> ShiftedSums {
+        var count: Int32 = 0
+        var sx: Float = 0, sy: Float = 0, sz: Float = 0
+        var sxx: Float = 0, syy: Float = 0, szz: Float = 0
+        var sxy: Float = 0, sxz: Float = 0, syz: Float = 0
+        var v = y0
+        while v < y0 &+ side {
+            var point = points.baseAddress! + (v &* width &+ x0)
+            var u = 0
+            while u < side {
+                let p = point.pointee
+                point += pixelStep
+                u &+= pixelStep
+                guard CellGrid.isValid(p) else { continue }
+                let dx = p.x - r.x, dy = p.y - r.y, dz = p.z - r.z
+                count &+= 1
+                sx += dx; sy += dy; sz += dz
+                sxx += dx * dx; syy += dy * dy; szz += dz * dz
+                sxy += dx * dy; sxz += dx * dz; syz += dy * dz
             }
-            let p0 = load(0), p1 = load(1), p2 = load(2), p3 = load(3)
-            let quad = PointQuad(x: SIMD4(p0.x, p1.x, p2.x, p3.x), y: SIMD4(p0.y, p1.y, p2.y, p3.y),
-                                 z: SIMD4(p0.z, p1.z, p2.z, p3.z))
-            // ``CellGrid/isValid(_:)`` lane by lane (an unread lane's zero depth fails it).
-            let finite = (quad.x * 0 + quad.y * 0 + quad.z * 0) .== SIMD4<Float>.zero
-            return (quad, unsafeBitCast((quad.z .> .zero) .& finite, to: SIMD4<Int32>.self))
+            v &+= pixelStep
         }
-        let base = UnsafeRawPointer(points.baseAddress!)
-        for v in Swift.stride(from: y0, to: y0 + side, by: pixelStep) {
-            var pointer = base + (v &* width &+ x0) &* stride
-            var left = samples
-            while left > 0 {
-                let (points, bits) = quad(at: pointer, lanes: min(4, left))
-                lanes.add(points, minus: reference, where: bits)
-                pointer += 4 &* step
-                left &-= 4
-            }
-        }
-        return lanes.shifted(reference: reference)
+        var sums = ShiftedSums(reference: r)
+        sums.count = count
+        sums.sum = SIMD3(sx, sy, sz)
+        sums.squares = SIMD3(sxx, syy, szz)
+        sums.cross = SIMD3(sxy, sxz, syz)
+        return sums
     }
 
     /// σ(z) = c + q·z² through the bins by weighted least squares when depth explains the noise,

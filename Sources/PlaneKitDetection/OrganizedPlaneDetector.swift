@@ -21,8 +21,8 @@ import PlaneKitPlanes
 ///    true point count), their normals face the sensor (the origin of the cloud's coordinates),
 ///    sorted largest first, and classified with `PlaneClassifier`.
 ///
-/// A VGA frame costs 10.7–19.5 million instructions in a release build (callgrind; the real
-/// Kinect and stereo frames 15.8–19.5 M), a 512×512 range scan at object scale about 78 M;
+/// A VGA frame costs 10.8–19.6 million instructions in a release build (callgrind; the real
+/// Kinect and stereo frames 15.9–19.6 M), a 512×512 range scan at object scale about 78 M;
 /// `planekit bench detection` times them.
 public struct OrganizedPlaneDetector: Sendable {
     /// Tuning of the detector. The defaults suit a Kinect-class sensor at VGA resolution.
