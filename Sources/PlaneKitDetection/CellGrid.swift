@@ -21,15 +21,6 @@ struct ShiftedSums {
         self.reference = reference
     }
 
-    /// Adds one point.
-    @inline(__always) mutating func add(_ p: SIMD3<Float>) {
-        let d = p - reference
-        count &+= 1
-        sum += d
-        squares += d * d
-        cross += SIMD3(d.x * d.y, d.x * d.z, d.y * d.z)
-    }
-
     /// The sums of the points in `self` but not in `other` (same reference).
     @inline(__always) func subtracting(_ other: ShiftedSums) -> ShiftedSums {
         var result = self

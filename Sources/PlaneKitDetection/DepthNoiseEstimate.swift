@@ -192,9 +192,10 @@ extension DepthNoiseEstimate {
     }
 
     /// The sums of the valid points of a block (every `pixelStep`-th pixel of `side` rows and
-    /// columns from `x0`, `y0`) relative to `reference`: what ``ShiftedSums/add(_:)`` point by
-    /// point gives, bit for bit (the same additions in the same order), with the nine sums kept
-    /// apart in scalars rather than shuffled in and out of vectors.
+    /// columns from `x0`, `y0`) relative to `reference`, point by point in scan order. Each of
+    /// the nine sums is a scalar of its own, so the loop keeps them in registers: kept as
+    /// ``ShiftedSums``' `SIMD3` fields, every addition shuffles them in and out of vectors
+    /// (the noise measurement then costs half as many instructions again, for the same sums).
     static func blockSums(points: UnsafeBufferPointer<SIMD3<Float>>, width: Int, x0: Int, y0: Int, side: Int,
                           pixelStep: Int, reference r: SIMD3<Float>) -> ShiftedSums {
         var count: Int32 = 0
