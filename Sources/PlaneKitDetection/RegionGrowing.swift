@@ -73,6 +73,16 @@ struct RegionGrowing {
     /// Steps to a cell's 4-connected neighbours, then to its diagonal ones.
     static let neighbourSteps = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)]
 
+    /// The fewest lines of cells along a strip for ``isSliceOfBend(_:grid:stamp:attempt:configuration:)``
+    /// to judge it: a short patch of a real surface (a table's warped edge, a cell across a
+    /// fold) can show the surface turning beside it by chance.
+    static let minimumBendLines = 5
+    /// How many cells out from a strip's side the surface must keep turning, the same way and
+    /// further each time, for the strip to be a slice of a bend. Where two flat surfaces meet
+    /// at a crease, the cell across it leans halfway and the next cell of the other surface
+    /// leans the rest of the way: two cells out can look like a bend, three cannot.
+    static let bendSteps = 3
+
     static func bin(of normal: SIMD3<Float>) -> Int32 {
         let b = Float(binsPerAxis)
         let x = min(binsPerAxis - 1, max(0, Int((normal.x + 1) * 0.5 * b)))
@@ -184,7 +194,8 @@ struct RegionGrowing {
             }
             guard region.cellCount >= c.minimumCellsPerPlane, region.refit(), region.isFlat(factor: c.regionRMSFactor),
                   !RegionGrowing.isStripOnCurvedSurface(queue, region: region, grid: grid, regionOf: cellRegion,
-                                                        stamp: stamp, attempt: attempt) else {
+                                                        stamp: stamp, attempt: attempt),
+                  !RegionGrowing.isSliceOfBend(queue, grid: grid, stamp: stamp, attempt: attempt, configuration: c) else {
                 continue   // the grown cells stay free for other seeds
             }
             let label = Int32(regions.count)
@@ -247,6 +258,88 @@ struct RegionGrowing {
         return 2 * curved >= cells.count
     }
 
+    /// `true` when the region is a narrow slice of a surface that keeps turning beside it: a
+    /// strip one or two cells across (each line across it holds one cell, or two side by side),
+    /// at least ``minimumBendLines`` long, beside whose long sides, on four lines in five, the
+    /// next ``bendSteps`` cells out each turn the same way by a steady angle, more than growth
+    /// allows, up to 60° in all, and rise smoothly from one to the next. That is a cylinder seen
+    /// close up, where a cell spans so little of the curve that neighbouring cells pass as one
+    /// plane, and its axis runs slanted across the cells of a tilted camera. Beside a flat
+    /// narrow face the surface stops turning at a fold or an edge; at a wall's corner it turns
+    /// 90° within two cells. (Straight strips one cell wide are judged by
+    /// ``isStripOnCurvedSurface(_:region:grid:regionOf:stamp:attempt:)``.)
+    static func isSliceOfBend(_ cells: [Int], grid: CellGrid, stamp: [Int32], attempt: Int32,
+                              configuration c: OrganizedPlaneDetector.Configuration) -> Bool {
+        guard cells.count >= minimumBendLines else { return false }
+        var lower = SIMD2<Int>(repeating: .max), upper = SIMD2<Int>(repeating: .min)
+        for i in cells {
+            let p = SIMD2(i % grid.columns, i / grid.columns)
+            lower = pointwiseMin(lower, p)
+            upper = pointwiseMax(upper, p)
+        }
+        guard lower.x != upper.x, lower.y != upper.y else { return false }
+        // Lines across the strip: rows of a strip that runs down the image, else columns.
+        let runsDown = upper.y - lower.y >= upper.x - lower.x
+        let along = runsDown ? 1 : 0, across = 1 - along
+        let lines = upper[along] - lower[along] + 1
+        guard lines >= minimumBendLines, cells.count <= 2 * lines else { return false }
+        var first = [Int](repeating: .max, count: lines), last = [Int](repeating: .min, count: lines)
+        var count = [Int](repeating: 0, count: lines)
+        for i in cells {
+            let p = SIMD2(i % grid.columns, i / grid.columns)
+            let line = p[along] - lower[along]
+            first[line] = min(first[line], p[across])
+            last[line] = max(last[line], p[across])
+            count[line] += 1
+        }
+        guard (0..<lines).allSatisfy({ count[$0] > 0 && count[$0] <= 2 && last[$0] - first[$0] + 1 == count[$0] }) else {
+            return false
+        }
+        // The grid index of the cell `position` across the strip on `line`, or nil off the grid.
+        func index(line: Int, at position: Int) -> Int? {
+            var p = SIMD2<Int>.zero
+            p[along] = lower[along] + line
+            p[across] = position
+            guard p.x >= 0, p.y >= 0, p.x < grid.columns, p.y < grid.rows else { return nil }
+            return grid.index(p.x, p.y)
+        }
+        // A step from cell a to cell b turns by more than growth allows b, stays within 60°, and
+        // rises at most 35° out of a's plane (no depth jump).
+        func turns(from a: Cell, to b: Cell) -> Bool {
+            let angle = min(c.maximumGrowAngle, max(c.growAngle, 4 * b.normalSigma))
+            let cosine = dot(a.normal, b.normal)
+            guard cosine < cos(angle), cosine > 0.5 else { return false }
+            let step = b.centroid - a.centroid
+            let rise = abs(dot(step, a.normal))
+            return rise <= 0.7 * (step - dot(step, a.normal) * a.normal).length
+        }
+        func keepsTurning(line: Int, from edge: Int, outwards direction: Int) -> Bool {
+            guard let e = index(line: line, at: edge) else { return false }
+            var previous = grid.cells[e]
+            let start = previous.normal
+            var turned: Float = 1, lastTurn = SIMD3<Float>.zero, lastAngle: Float = 0
+            for k in 1...bendSteps {
+                guard let j = index(line: line, at: edge + k * direction), stamp[j] != attempt, grid.cells[j].isPlanar,
+                      turns(from: previous, to: grid.cells[j]) else { return false }
+                let next = grid.cells[j]
+                // The same way each time, further from the strip's edge cell but within 60° of
+                // it, and by a steady angle: between half and twice the step before.
+                let turn = next.normal - previous.normal, cosine = dot(start, next.normal)
+                let angle = acos(min(1, dot(previous.normal, next.normal)))
+                guard dot(turn, lastTurn) >= 0, cosine < turned, cosine > 0.5,
+                      k == 1 || (angle >= 0.5 * lastAngle && angle <= 2 * lastAngle) else { return false }
+                (previous, turned, lastTurn, lastAngle) = (next, cosine, turn, angle)
+            }
+            return true
+        }
+        var bending = 0
+        for line in 0..<lines where keepsTurning(line: line, from: first[line], outwards: -1)
+            || keepsTurning(line: line, from: last[line], outwards: 1) {
+            bending += 1
+        }
+        return 5 * bending >= 4 * lines
+    }
+
     /// `true` when regions `a` and `b` describe one plane: similar normals, each centroid near the
     /// other's plane, and the union still as flat as noise allows.
     static func areCoplanar(_ a: CellRegion, _ b: CellRegion, configuration c: OrganizedPlaneDetector.Configuration) -> Bool {
@@ -256,8 +349,12 @@ struct RegionGrowing {
         // normals agree within the merge angle widened to the small normal's uncertainty, and
         // the union must still be flat.
         let (large, small) = a.moments.count >= b.moments.count ? (a, b) : (b, a)
+        // No angle allowed below is wider than the widest growth angle: most pairs fail here,
+        // before the small region's normal uncertainty (a plane fit) is computed.
+        let cosine = dot(a.plane.normal, b.plane.normal)
+        guard cosine >= cos(c.maximumGrowAngle) else { return false }
         let angle = min(c.maximumGrowAngle, max(c.mergeAngle, 4 * small.normalSigma))
-        guard dot(a.plane.normal, b.plane.normal) >= cos(angle) else { return false }
+        guard cosine >= cos(angle) else { return false }
         // Real sensors add systematic depth errors (the depth map's own distortion, a table's
         // warp) of up to about a centimetre, more than their noise near the sensor; merging
         // tolerates ``mergeTolerance`` of them.
@@ -289,8 +386,9 @@ struct RegionGrowing {
             // as grid coordinates, in cell order: root r's are cells[first[r] ..< first[r + 1]].
             // The nearest pair of two regions' cells is a pair of edge cells: from any other
             // cell, the neighbour towards the other region is nearer.
+            let rootOfRegion = regions.indices.map { Int32(find($0)) }
             var rootOf = [Int32](repeating: -1, count: cellRegion.count)
-            for i in cellRegion.indices where cellRegion[i] >= 0 { rootOf[i] = Int32(find(Int(cellRegion[i]))) }
+            for i in cellRegion.indices where cellRegion[i] >= 0 { rootOf[i] = rootOfRegion[Int(cellRegion[i])] }
             var isEdge = [Bool](repeating: false, count: cellRegion.count)
             var first = [Int](repeating: 0, count: regions.count + 1)
             for cy in 0..<grid.rows {

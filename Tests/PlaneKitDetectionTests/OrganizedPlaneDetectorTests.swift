@@ -94,6 +94,22 @@ import PlaneKitPlanes
         }
     }
 
+    /// A cylinder of 10 cm radius half a metre away, seen by a camera looking down: a 20-pixel
+    /// cell spans 2 cm of it, too little of the curve to tell from a plane, and its axis runs
+    /// slanted across the cell columns. No narrow plane along its side is reported.
+    @Test func findsNoPlaneOnACylinderCloseUp() throws {
+        let surfaces: [TestSurface] = [.cylinder(base: SIMD3(0.22, 0.2, 0.6), radius: 0.1, height: 1.6)]
+        var planes: [Int] = []
+        for seed: UInt64 in [1, 2, 3] {
+            let frame = try renderFrame(surfaces: surfaces, pose: standingCamera(target: SIMD3(0.1, 0.4, 1.5)),
+                                        noise: .kinect, seed: seed)
+            let result = try detector.detect(in: frame.cloud)
+            #expect(frame.cloud.points.filter { $0.z > 0 && $0.z.isFinite }.count > 30_000, "the cylinder fills a good part of the frame")
+            planes += result.planes.map(\.pointCount)
+        }
+        #expect(planes.isEmpty, "planes on the cylinder: \(planes)")
+    }
+
     @Test func findsOnlyTheFloorAndWallAroundCurvedObjects() throws {
         let surfaces: [TestSurface] = [
             .infinite(worldFloor), .infinite(worldWall(at: 4.5)),
