@@ -145,7 +145,9 @@ struct RelocalizationTests {
         let walk = RevisitWalk(seed: 16, mappingFrames: 150)
         let (map, _) = try RelocalizationTrial.map(of: walk)
         let trial = try RelocalizationTrial(walk: walk, map: map, queryFrames: 30)
-        #expect(map.anchors.count >= 20)
+        // The room's 15 planes: walls, floor, tables, seats and the boxes' sides (the rest are
+        // slices of a cylinder the camera passes close to, some of which pass as planes).
+        #expect(map.anchors.count >= 15)
         #expect((trial.frame ?? 99) < 10)
         #expect(trial.positionError <= 0.01)
         #expect(trial.angleError <= 0.5 * .pi / 180)
