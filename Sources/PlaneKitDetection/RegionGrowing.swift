@@ -259,15 +259,15 @@ struct RegionGrowing {
     }
 
     /// `true` when the region is a narrow slice of a surface that keeps turning beside it: a
-    /// strip one or two cells across (each line across it holds one cell, or two side by side),
-    /// at least ``minimumBendLines`` long, beside whose long sides, on four lines in five, the
-    /// next ``bendSteps`` cells out each turn the same way by a steady angle, more than growth
-    /// allows, up to 60° in all, and rise smoothly from one to the next. That is a cylinder seen
-    /// close up, where a cell spans so little of the curve that neighbouring cells pass as one
-    /// plane, and its axis runs slanted across the cells of a tilted camera. Beside a flat
-    /// narrow face the surface stops turning at a fold or an edge; at a wall's corner it turns
-    /// 90° within two cells. (Straight strips one cell wide are judged by
-    /// ``isStripOnCurvedSurface(_:region:grid:regionOf:stamp:attempt:)``.)
+    /// strip two cells across on average (each line across it holds one to three cells side by
+    /// side: a slanted strip crosses three on some lines), at least ``minimumBendLines`` long,
+    /// beside whose long sides, on half its lines or more, the next ``bendSteps`` cells out
+    /// each turn the same way by a steady angle, more than growth allows, up to 60° in all, and
+    /// rise smoothly from one to the next. That is a cylinder seen close up, where a cell spans
+    /// so little of the curve that neighbouring cells pass as one plane, and its axis runs
+    /// slanted across the cells of a tilted camera. Beside a flat narrow face the surface stops
+    /// turning at a fold or an edge; at a wall's corner it turns 90° within two cells. (Straight
+    /// strips one cell wide are judged by ``isStripOnCurvedSurface(_:region:grid:regionOf:stamp:attempt:)``.)
     static func isSliceOfBend(_ cells: [Int], grid: CellGrid, stamp: [Int32], attempt: Int32,
                               configuration c: OrganizedPlaneDetector.Configuration) -> Bool {
         guard cells.count >= minimumBendLines else { return false }
@@ -292,7 +292,7 @@ struct RegionGrowing {
             last[line] = max(last[line], p[across])
             count[line] += 1
         }
-        guard (0..<lines).allSatisfy({ count[$0] > 0 && count[$0] <= 2 && last[$0] - first[$0] + 1 == count[$0] }) else {
+        guard (0..<lines).allSatisfy({ count[$0] > 0 && count[$0] <= 3 && last[$0] - first[$0] + 1 == count[$0] }) else {
             return false
         }
         // The grid index of the cell `position` across the strip on `line`, or nil off the grid.
@@ -337,7 +337,7 @@ struct RegionGrowing {
             || keepsTurning(line: line, from: last[line], outwards: 1) {
             bending += 1
         }
-        return 5 * bending >= 4 * lines
+        return 2 * bending >= lines
     }
 
     /// `true` when regions `a` and `b` describe one plane: similar normals, each centroid near the
