@@ -233,19 +233,14 @@ struct RegionGrowing {
         }
         // A neighbouring planar cell continues the surface when it is turned less than 60° and
         // lies beside the strip rather than above or below it: the step from the strip cell's
-        // centroid to its centroid rises at most 35° out of the region's plane (a surface
-        // turning by θ rises about θ/2 from one cell to the next; a step or an edge to another
-        // surface rises much more steeply).
+        // centroid to its centroid rises gently out of the region's plane (``risesGently(_:outOf:)``).
         func continues(from i: Int, _ nx: Int, _ ny: Int) -> Bool {
             guard nx >= 0, ny >= 0, nx < grid.columns, ny < grid.rows else { return false }
             let j = grid.index(nx, ny)
             guard stamp[j] != attempt, grid.cells[j].isPlanar else { return false }
             let cell = grid.cells[j]
             guard dot(cell.normal, region.plane.normal) > 0.5 else { return false }
-            let step = cell.centroid - grid.cells[i].centroid
-            let rise = abs(dot(step, region.plane.normal))
-            let along = (step - dot(step, region.plane.normal) * region.plane.normal).length
-            return rise <= 0.7 * along
+            return risesGently(cell.centroid - grid.cells[i].centroid, outOf: region.plane.normal)
         }
         var curved = 0
         for i in cells {
@@ -256,6 +251,14 @@ struct RegionGrowing {
             if eitherSide { curved += 1 }
         }
         return 2 * curved >= cells.count
+    }
+
+    /// `true` when `step`, from one cell's centroid to a neighbouring cell's, rises at most 35°
+    /// out of the plane with unit normal `normal`: the surface runs on between them, without a
+    /// depth jump (a surface turning by θ rises about θ/2 from one cell to the next; a step or
+    /// an edge to another surface rises much more steeply).
+    static func risesGently(_ step: SIMD3<Float>, outOf normal: SIMD3<Float>) -> Bool {
+        abs(dot(step, normal)) <= 0.7 * (step - dot(step, normal) * normal).length
     }
 
     /// `true` when the region is a narrow slice of a surface that keeps turning beside it: a
@@ -309,9 +312,7 @@ struct RegionGrowing {
             let angle = min(c.maximumGrowAngle, max(c.growAngle, 4 * b.normalSigma))
             let cosine = dot(a.normal, b.normal)
             guard cosine < cos(angle), cosine > 0.5 else { return false }
-            let step = b.centroid - a.centroid
-            let rise = abs(dot(step, a.normal))
-            return rise <= 0.7 * (step - dot(step, a.normal) * a.normal).length
+            return risesGently(b.centroid - a.centroid, outOf: a.normal)
         }
         func keepsTurning(line: Int, from edge: Int, outwards direction: Int) -> Bool {
             guard let e = index(line: line, at: edge) else { return false }
